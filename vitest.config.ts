@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    fileParallelism: true,
+    maxWorkers: 2,
+    env: { AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1', POWERTOOLS_DEV: 'false' },
+  },
+});
