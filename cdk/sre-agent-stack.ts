@@ -1,0 +1,379 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  CfnOutput,
+  Duration,
+  Names,
+  RemovalPolicy,
+  Stack,
+  Token,
+  Validations,
+  type CfnElement,
+  type StackProps,
+} from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import {
+  DEFAULT_MAX_ITERATIONS,
+  InvestigationWorkflow,
+  stepNames,
+  workflowStateSteps,
+  type StateName,
+  type StepName,
+} from './investigation-workflow.ts';
+import { tableLayout } from '../lib/store/table-layout.ts';
+
+/** Repository root, resolved from this file so synthesis does not depend on the working directory. */
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export const DEFAULT_RETENTION_DAYS = logs.RetentionDays.ONE_MONTH;
+export const DEFAULT_MODEL = 'offline';
+
+export interface SreAgentStackProps extends StackProps {
+  /** Model round trips before the agent is asked for its final answer. Default 8. */
+  readonly maxIterations?: number;
+  /** Retention of every log group, in days; must be a CloudWatch Logs retention value. Default 30. */
+  readonly retentionDays?: number;
+  /** MODEL_PROVIDER for the functions. Default "offline". */
+  readonly modelProvider?: string;
+  /** MODEL_NAME for the functions. Default "offline". */
+  readonly modelName?: string;
+  /** Secrets Manager secret holding the model credentials; only CallModel may read it. */
+  readonly modelSecretArn?: string;
+}
+
+interface StepSettings {
+  readonly memorySize: number;
+  readonly timeout: Duration;
+}
+const DEFAULT_STEP_SETTINGS: StepSettings = { memorySize: 512, timeout: Duration.minutes(5) };
+const STEP_SETTINGS: Partial<Record<StepName, StepSettings>> = {
+  'call-model': { memorySize: 1024, timeout: Duration.minutes(10) },
+};
+
+/** Item-level DynamoDB actions the steps use (read/write; no table management, no streams). */
+const TABLE_DATA_ACTIONS = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+  'dynamodb:UpdateItem',
+];
+
+/**
+ * Actions the account (and through it, IAM policies) may perform on the key. Written out instead
+ * of `kms:*`; kms:PutKeyPolicy is included, so the key can never be locked out.
+ */
+const KEY_ACCOUNT_ACTIONS = [
+  'kms:CancelKeyDeletion',
+  'kms:CreateAlias',
+  'kms:CreateGrant',
+  'kms:Decrypt',
+  'kms:DeleteAlias',
+  'kms:DescribeKey',
+  'kms:DisableKey',
+  'kms:DisableKeyRotation',
+  'kms:EnableKey',
+  'kms:EnableKeyRotation',
+  'kms:Encrypt',
+  'kms:GenerateDataKey',
+  'kms:GenerateDataKeyWithoutPlaintext',
+  'kms:GetKeyPolicy',
+  'kms:GetKeyRotationStatus',
+  'kms:ListGrants',
+  'kms:ListKeyPolicies',
+  'kms:ListKeyRotations',
+  'kms:ListResourceTags',
+  'kms:PutKeyPolicy',
+  'kms:ReEncryptFrom',
+  'kms:ReEncryptTo',
+  'kms:RetireGrant',
+  'kms:RevokeGrant',
+  'kms:RotateKeyOnDemand',
+  'kms:ScheduleKeyDeletion',
+  'kms:TagResource',
+  'kms:UntagResource',
+  'kms:UpdateAlias',
+  'kms:UpdateKeyDescription',
+];
+
+/** What CloudWatch Logs needs to encrypt a log group with the key. */
+const KEY_LOGS_ACTIONS = [
+  'kms:Decrypt',
+  'kms:DescribeKey',
+  'kms:Encrypt',
+  'kms:GenerateDataKey',
+  'kms:GenerateDataKeyWithoutPlaintext',
+  'kms:ReEncryptFrom',
+  'kms:ReEncryptTo',
+];
+
+const stateNameOf = Object.fromEntries(
+  Object.entries(workflowStateSteps).map(([state, step]) => [step, state]),
+) as Record<StepName, StateName>;
+
+function retentionOf(days: number | undefined): logs.RetentionDays {
+  if (days === undefined) return DEFAULT_RETENTION_DAYS;
+  const allowed = Object.values(logs.RetentionDays).filter((v): v is number => typeof v === 'number');
+  if (!allowed.includes(days)) {
+    throw new Error(`SreAgentStack: retentionDays must be one of ${allowed.join(', ')}; got ${days}`);
+  }
+  return days as logs.RetentionDays;
+}
+
+/**
+ * sre-agent on AWS: an EventBridge rule starts the investigation state machine on CloudWatch
+ * alarms; the Lambda steps keep the transcript and finding in one DynamoDB table and publish the
+ * finding to an SNS topic. Everything at rest is encrypted with one customer-managed key.
+ */
+export class SreAgentStack extends Stack {
+  readonly key: kms.Key;
+  readonly table: dynamodb.Table;
+  readonly topic: sns.Topic;
+  readonly functions: Readonly<Record<StepName, NodejsFunction>>;
+  readonly workflow: InvestigationWorkflow;
+  readonly alarmRule: events.Rule;
+  readonly alarmRuleDeadLetterQueue: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props: SreAgentStackProps = {}) {
+    super(scope, id, props);
+
+    const maxIterations = props.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+    const retention = retentionOf(props.retentionDays);
+    const modelProvider = props.modelProvider ?? DEFAULT_MODEL;
+    const modelName = props.modelName ?? DEFAULT_MODEL;
+    const modelSecretArn = props.modelSecretArn;
+    if (modelSecretArn !== undefined && !Token.isUnresolved(modelSecretArn)) {
+      if (!/^arn:[a-z-]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/.test(modelSecretArn)) {
+        throw new Error(`SreAgentStack: modelSecretArn must be a Secrets Manager secret ARN; got ${modelSecretArn}`);
+      }
+    }
+
+    // --- Encryption key -------------------------------------------------------------------------
+    this.key = new kms.Key(this, 'Key', {
+      description: 'sre-agent: investigations table, notifications topic and log groups',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      policy: new iam.PolicyDocument({
+        statements: [
+          new iam.PolicyStatement({
+            sid: 'AccountAdministersAndDelegatesToIam',
+            principals: [new iam.AccountRootPrincipal()],
+            actions: KEY_ACCOUNT_ACTIONS,
+            resources: ['*'],
+          }),
+          new iam.PolicyStatement({
+            sid: 'CloudWatchLogsEncryptsThisAccountsLogGroups',
+            principals: [new iam.ServicePrincipal(`logs.${this.region}.amazonaws.com`)],
+            actions: KEY_LOGS_ACTIONS,
+            resources: ['*'],
+            conditions: {
+              ArnLike: {
+                'kms:EncryptionContext:aws:logs:arn': `arn:${this.partition}:logs:${this.region}:${this.account}:log-group:*`,
+              },
+            },
+          }),
+        ],
+      }),
+    });
+
+    // Log groups go with the stack (they expire anyway); the table and the key it needs are retained.
+    const logGroup = (id: string, logGroupName?: string): logs.LogGroup =>
+      new logs.LogGroup(this, id, {
+        ...(logGroupName ? { logGroupName } : {}),
+        retention,
+        encryptionKey: this.key,
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+
+    // --- Storage and notifications -------------------------------------------------------------
+    this.table = new dynamodb.Table(this, 'Investigations', {
+      partitionKey: { name: tableLayout.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: tableLayout.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: this.key,
+      timeToLiveAttribute: tableLayout.ttlAttribute,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: tableLayout.listIndex.name,
+      partitionKey: { name: tableLayout.listIndex.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: tableLayout.listIndex.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+
+    this.topic = new sns.Topic(this, 'Notifications', {
+      displayName: 'sre-agent findings',
+      masterKey: this.key,
+      enforceSSL: true,
+    });
+
+    // --- Step functions (Lambda) ---------------------------------------------------------------
+    const functions = {} as Record<StepName, NodejsFunction>;
+    for (const step of stepNames) {
+      const name = stateNameOf[step];
+      const settings = STEP_SETTINGS[step] ?? DEFAULT_STEP_SETTINGS;
+
+      const fnLogs = logGroup(`${name}Logs`);
+      const role = new iam.Role(this, `${name}Role`, {
+        assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+        description: `sre-agent ${step}: writes its own log group, reads and writes the investigations table`,
+      });
+      fnLogs.grantWrite(role);
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'InvestigationsTable',
+          actions: TABLE_DATA_ACTIONS,
+          resources: [this.table.tableArn, `${this.table.tableArn}/index/${tableLayout.listIndex.name}`],
+        }),
+      );
+      const viaServices = [`dynamodb.${this.region}.amazonaws.com`];
+      if (step === 'publish') viaServices.push(`sns.${this.region}.amazonaws.com`);
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'EncryptionKeyViaServices',
+          actions: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'],
+          resources: [this.key.keyArn],
+          conditions: { StringEquals: { 'kms:ViaService': viaServices } },
+        }),
+      );
+
+      const environment: Record<string, string> = {
+        TABLE_NAME: this.table.tableName,
+        POWERTOOLS_SERVICE_NAME: 'sre-agent',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        MODEL_PROVIDER: modelProvider,
+        MODEL_NAME: modelName,
+        MAX_ITERATIONS: String(maxIterations),
+        NODE_OPTIONS: '--enable-source-maps',
+      };
+      if (step === 'publish') {
+        environment['NOTIFICATION_TOPIC_ARN'] = this.topic.topicArn;
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({ sid: 'PublishFindings', actions: ['sns:Publish'], resources: [this.topic.topicArn] }),
+        );
+      }
+      if (step === 'call-model' && modelSecretArn !== undefined) {
+        environment['MODEL_SECRET_ARN'] = modelSecretArn;
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            sid: 'ReadModelSecret',
+            actions: ['secretsmanager:GetSecretValue'],
+            resources: [modelSecretArn],
+          }),
+        );
+      }
+
+      functions[step] = new NodejsFunction(this, `${name}Function`, {
+        description: `sre-agent step ${step}`,
+        entry: fileURLToPath(new URL(`../functions/${step}.ts`, import.meta.url)),
+        handler: 'handler',
+        projectRoot: REPO_ROOT,
+        depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+        runtime: lambda.Runtime.NODEJS_22_X,
+        architecture: lambda.Architecture.ARM_64,
+        memorySize: settings.memorySize,
+        timeout: settings.timeout,
+        tracing: lambda.Tracing.ACTIVE,
+        role,
+        logGroup: fnLogs,
+        environment,
+        bundling: {
+          format: OutputFormat.ESM,
+          mainFields: ['module', 'main'],
+          banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+          minify: true,
+          sourceMap: true,
+          target: 'node22',
+          forceDockerBundling: false,
+        },
+      });
+
+      Validations.of(role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Active X-Ray tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions (Resource "*"); every other statement names this stack\'s table, index, key, log group, topic or secret.',
+      });
+      Validations.of(functions[step]).acknowledge({
+        id: 'AwsSolutions-L1',
+        reason:
+          'The design pins nodejs22.x, the Node.js major the handlers are bundled for (esbuild target node22); a newer runtime is adopted deliberately, not by default.',
+      });
+    }
+    this.functions = functions;
+
+    // --- Workflow -------------------------------------------------------------------------------
+    const workflowLogs = logGroup(
+      'WorkflowLogs',
+      // The vended-logs prefix keeps Step Functions from growing the account's log resource policy.
+      `/aws/vendedlogs/states/${Names.uniqueResourceName(this, { maxLength: 200 })}-workflow`,
+    );
+    this.workflow = new InvestigationWorkflow(this, 'Workflow', {
+      steps: functions,
+      maxIterations,
+      logGroup: workflowLogs,
+      tracing: true,
+    });
+    const stateMachine = this.workflow.stateMachine;
+    Validations.of(stateMachine).acknowledge(
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Step Functions log delivery (logs:CreateLogDelivery, logs:GetLogDelivery, ...) and X-Ray (xray:PutTraceSegments, ...) support no resource-level permissions, so they need Resource "*".',
+      },
+      ...stepNames.map((step) => ({
+        // The finding names the function's logical id, e.g. Resource::<PlanFunction1A2B3C4D.Arn>:*
+        id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(functions[step].node.defaultChild as CfnElement)}.Arn>:*]`,
+        reason: `LambdaInvoke grants lambda:InvokeFunction on the ${step} function and its qualified versions/aliases (<function ARN>:*); the wildcard covers only that function's qualifiers.`,
+      })),
+    );
+
+    // --- Trigger: CloudWatch alarms -----------------------------------------------------------
+    this.alarmRuleDeadLetterQueue = new sqs.Queue(this, 'AlarmTriggerDeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.alarmRuleDeadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is itself the dead-letter queue of the alarm rule\'s Step Functions target; a DLQ of a DLQ would only move the same undeliverable events again.',
+    });
+
+    this.alarmRule = new events.Rule(this, 'AlarmStateChange', {
+      description: 'Starts an sre-agent investigation when a CloudWatch alarm enters ALARM',
+      eventPattern: {
+        source: ['aws.cloudwatch'],
+        detailType: ['CloudWatch Alarm State Change'],
+        detail: { state: { value: ['ALARM'] } },
+      },
+    });
+    this.alarmRule.addTarget(
+      new targets.SfnStateMachine(stateMachine, {
+        input: events.RuleTargetInput.fromObject({ trigger: { cloudwatchAlarm: events.EventField.fromPath('$') } }),
+        deadLetterQueue: this.alarmRuleDeadLetterQueue,
+      }),
+    );
+
+    // --- Outputs --------------------------------------------------------------------------------
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'Investigations table' });
+    new CfnOutput(this, 'StateMachineArn', { value: stateMachine.stateMachineArn, description: 'Investigation state machine' });
+    new CfnOutput(this, 'NotificationTopicArn', { value: this.topic.topicArn, description: 'Findings topic' });
+  }
+}
