@@ -1,0 +1,171 @@
+import type { ScanContext } from './detector.ts';
+import { fieldRoleOfName, maskFieldValue, type FieldRole } from './field-context.ts';
+import { KnownValueMatcher } from './known-values.ts';
+import type { MaskMapState } from './map-state.ts';
+import { redactSecretKeysNearKeyIds } from './nearby-secret-keys.ts';
+import { resolveMaskingOptions, type MaskingOptions } from './options.ts';
+import { PlaceholderMap, type MaskEntry } from './placeholder-map.ts';
+import { PlaceholderType, placeholderPattern, redactionMarker } from './placeholders.ts';
+import { Scanner } from './scanner.ts';
+
+export interface Leak {
+  /** The placeholder type of a known value, or `secret:<kind>` for a secret. */
+  type: string;
+  /** The placeholder the value should have been written as (known values only). */
+  placeholder?: string;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+};
+
+/** Copies a JSON-like value, transforming every string value and every object key. */
+const mapStrings = (value: unknown, transform: (text: string) => string): unknown => {
+  if (typeof value === 'string') return transform(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, transform));
+  if (isPlainObject(value)) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) copy[transform(key)] = mapStrings(item, transform);
+    return copy;
+  }
+  return value;
+};
+
+/**
+ * The masking chokepoint of one investigation. Identifiers become stable placeholders
+ * (`<ARN_3>`, `<IP_1>`) that `unmask` restores before a tool runs; secrets become
+ * `[REDACTED:kind]` and are never stored. The map travels between workflow steps as `state()`.
+ */
+export class Masker {
+  readonly #map: PlaceholderMap;
+  readonly #scanner: Scanner;
+  /** Values the scan cannot find alone; swept after every scan. */
+  readonly #learned: KnownValueMatcher;
+  /** Every known value; the leak check's net. Built on first use. */
+  #everyKnown: KnownValueMatcher | undefined;
+  readonly #maskContext: ScanContext;
+
+  constructor(options?: MaskingOptions, state?: MaskMapState) {
+    this.#map = new PlaceholderMap(state);
+    this.#scanner = new Scanner(resolveMaskingOptions(options));
+    const lookup = (value: string): MaskEntry | undefined => this.#map.lookup(value);
+    this.#learned = new KnownValueMatcher(lookup, (entry) => !this.#scanner.findsAlone(entry.value));
+    const map = this.#map;
+    const scanner = this.#scanner;
+    const context: ScanContext = {
+      placeholder: (type, value) => map.placeholderFor(type, value),
+      known: (value) => map.lookup(value)?.placeholder,
+      remember: (type, value) => {
+        map.placeholderFor(type, value);
+      },
+      redact: (kind) => redactionMarker(kind),
+      rescan: (segment) => scanner.scan(segment, context),
+    };
+    this.#maskContext = context;
+  }
+
+  /** Identifiers to placeholders, secrets to `[REDACTED:kind]`. */
+  mask(text: string): string {
+    if (text === '') return text;
+    return this.#sweep(this.#scan(text));
+  }
+
+  /** A deep copy with every string value and object key masked. Field names give context (`accountId`, `password`). */
+  maskJson<T>(value: T): T {
+    const scanned = this.#maskValue(value, undefined);
+    // A value learned late in the walk (a `bucketName` after a message naming the bucket) is masked everywhere.
+    return mapStrings(scanned, (text) => this.#sweep(text)) as T;
+  }
+
+  /** Placeholders back to raw values; redactions stay redacted; unknown placeholders are left as written. */
+  unmask(text: string): string {
+    return text.replace(placeholderPattern, (placeholder) => this.#map.resolve(placeholder)?.value ?? placeholder);
+  }
+
+  unmaskJson<T>(value: T): T {
+    return mapStrings(value, (text) => this.unmask(text)) as T;
+  }
+
+  /**
+   * Known raw values and detectable secrets present in `text`. A non-empty result blocks a model
+   * request. Never returns a raw value. It runs the same scan as masking plus a net over every
+   * known value, so anything masking would have replaced is reported.
+   */
+  findLeaks(text: string): Leak[] {
+    const leaks = new Map<string, Leak>();
+    const map = this.#map;
+    const scanner = this.#scanner;
+    const noteKnown = (value: string): void => {
+      const entry = map.lookup(value);
+      if (entry) leaks.set(entry.placeholder, { type: entry.type, placeholder: entry.placeholder });
+    };
+    const noteSecret = (kind: string): string => {
+      leaks.set(`secret:${kind}`, { type: `secret:${kind}` });
+      return redactionMarker(kind);
+    };
+    const context: ScanContext = {
+      placeholder: (_type, value) => {
+        noteKnown(value);
+        return value;
+      },
+      known: (value) => {
+        noteKnown(value);
+        return map.lookup(value)?.placeholder;
+      },
+      remember: (_type, value) => noteKnown(value),
+      redact: noteSecret,
+      rescan: (segment) => scanner.scan(segment, context),
+    };
+    redactSecretKeysNearKeyIds(text, () => noteSecret('aws_secret_access_key'));
+    scanner.scan(text, context);
+    this.#everyKnown ??= new KnownValueMatcher((value) => map.lookup(value));
+    this.#everyKnown.update(map.entries());
+    this.#everyKnown.forEach(text, (entry) => leaks.set(entry.placeholder, { type: entry.type, placeholder: entry.placeholder }));
+    return [...leaks.values()];
+  }
+
+  /** The map as plain JSON, a new object each time; contains no secrets. */
+  state(): MaskMapState {
+    return this.#map.toState();
+  }
+
+  #scan(text: string): string {
+    const withoutKeys = redactSecretKeysNearKeyIds(text, () => redactionMarker('aws_secret_access_key'));
+    return this.#scanner.scan(withoutKeys, this.#maskContext);
+  }
+
+  #sweep(text: string): string {
+    this.#learned.update(this.#map.entries());
+    return this.#learned.replace(text, (entry) => entry.placeholder);
+  }
+
+  #maskValue(value: unknown, role: FieldRole | undefined): unknown {
+    if (typeof value === 'string') {
+      return role ? maskFieldValue(role, value, this.#maskContext) : this.#scan(value);
+    }
+    if (typeof value === 'number' && role) return this.#maskNumberField(value, role);
+    if (Array.isArray(value)) return value.map((item) => this.#maskValue(item, role));
+    if (isPlainObject(value)) {
+      const copy: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        copy[this.#scan(key)] = this.#maskValue(item, fieldRoleOfName(key));
+      }
+      return copy;
+    }
+    return value;
+  }
+
+  /**
+   * Numbers stay numbers, with two exceptions where the field name leaves no doubt: a secret
+   * (a numeric PIN or password) and a 12-digit account id stored as a number.
+   */
+  #maskNumberField(value: number, role: FieldRole): unknown {
+    if (role.role === 'secret' && role.strong) return redactionMarker(role.kind);
+    if (role.role === 'account' && Number.isInteger(value) && String(value).length === 12) {
+      return this.#map.placeholderFor(PlaceholderType.account, String(value));
+    }
+    return value;
+  }
+}
