@@ -1,0 +1,337 @@
+/**
+ * When did a metric change, and is the change still there? The series is split into regimes of constant
+ * level (see segmentation.ts); regimes that depart from the level the series started at form
+ * excursions. A sustained or ongoing excursion is an onset; a brief one that recovered is a transient
+ * spike, the stuff of false alarms. A steady rise (a leak) is dated from where the rise begins, not from
+ * where it first crosses a threshold.
+ */
+import { differenceNoiseSigma, median, robustSigma } from './robust-statistics.ts';
+import { segmentByMean } from './segmentation.ts';
+
+export interface Point {
+  /** Epoch milliseconds. */
+  t: number;
+  v: number;
+}
+
+export interface Onset {
+  /** Epoch ms of the first point of the new regime. */
+  at: number;
+  direction: Direction;
+  /** Median of the points before the onset (back to the previous excursion, if any). */
+  baseline: number;
+  /** Median of the points from the onset to the end of the excursion. */
+  level: number;
+  /** |level - baseline| / max(|baseline|, noise sigma). */
+  relativeChange: number;
+  /** |level - baseline| in robust noise sigmas; comparable across series. */
+  score: number;
+  /** Epoch ms of the first point back at the baseline, when the excursion ended before the series did. */
+  recoveredAt?: number;
+}
+
+export interface TransientSpike {
+  /** Epoch ms of the first point of the spike. */
+  at: number;
+  /** Epoch ms of the last point of the spike; the next point is back at the baseline. */
+  until: number;
+  /** The most extreme value in the spike. */
+  peak: number;
+  direction: Direction;
+  baseline: number;
+  /** |median of the spike - baseline| in robust noise sigmas. */
+  score: number;
+}
+
+export interface OnsetOptions {
+  /** Smallest |level - baseline| / max(|baseline|, noise), default 0.1. */
+  minRelativeChange?: number;
+  /** Smallest shift in robust noise sigmas, default 4. */
+  minScore?: number;
+}
+
+const DEFAULT_MIN_SCORE = 4;
+const DEFAULT_MIN_RELATIVE_CHANGE = 0.1;
+const MIN_POINTS = 6;
+/** A lone point, often a partially filled last period, is not a regime. */
+const MIN_REGIME_POINTS = 2;
+/** Segmentation penalty per change, in noise variances per log(points): a modified BIC. */
+const PENALTY_PER_LOG_POINT = 3;
+/** The fewest points a baseline is measured on, so that a series opening on a blip does not measure from it. */
+const MIN_BASELINE_POINTS = 3;
+/**
+ * The first-difference noise estimate is the noisier one, so as a floor it is lowered by about its own
+ * typical error, lest it overrule a sound estimate from the residuals.
+ */
+const DIFFERENCE_NOISE_FLOOR = 0.75;
+/**
+ * Noise measured on few points is uncertain, so it is inflated by (1 + this / points): a short series
+ * needs a clearer shift. It hardly matters beyond a hundred points.
+ */
+const SMALL_SAMPLE_INFLATION = 3;
+/** An excursion that recovered within this share of the series is a transient, not a regime change. */
+const TRANSIENT_MAX_SHARE = 0.1;
+/**
+ * An excursion continues through regimes that cross this share of the thresholds, so an incident whose
+ * severity wavers is one excursion rather than several.
+ */
+const CONTINUATION_SHARE = 0.5;
+
+type Direction = 'up' | 'down';
+
+interface Shift {
+  direction: Direction;
+  /** In robust noise sigmas. */
+  score: number;
+  relativeChange: number;
+}
+
+/** A regime after the baseline and how far it sits from the baseline. */
+interface Departure extends Shift {
+  start: number;
+  end: number;
+}
+
+/** Regimes departing from the baseline in one direction, before the excursion is measured. */
+interface Run {
+  start: number;
+  /** Exclusive. */
+  end: number;
+  direction: Direction;
+}
+
+interface Excursion extends Run, Shift {
+  baseline: number;
+  level: number;
+}
+
+interface Series {
+  times: number[];
+  values: number[];
+  excursions: Excursion[];
+}
+
+interface Thresholds {
+  minScore: number;
+  minRelativeChange: number;
+}
+
+export function detectOnset(points: readonly Point[], options: OnsetOptions = {}): Onset | undefined {
+  const thresholds = thresholdsOf(options);
+  const series = analyseSeries(points, thresholds);
+  if (!series) return undefined;
+  const { times, values } = series;
+  const sustained = series.excursions.filter(
+    (excursion) => !isTransient(excursion, values.length) && passes(excursion, thresholds, 1),
+  );
+  const strongest = strongestOf(sustained);
+  if (!strongest) return undefined;
+  return {
+    at: times[strongest.start]!,
+    direction: strongest.direction,
+    baseline: strongest.baseline,
+    level: strongest.level,
+    relativeChange: strongest.relativeChange,
+    score: strongest.score,
+    ...(strongest.end < values.length ? { recoveredAt: times[strongest.end]! } : {}),
+  };
+}
+
+/** The strongest brief excursion that recovered before the end of the series (those `detectOnset` ignores). */
+export function detectTransientSpike(points: readonly Point[], options: OnsetOptions = {}): TransientSpike | undefined {
+  const thresholds = thresholdsOf(options);
+  const series = analyseSeries(points, thresholds);
+  if (!series) return undefined;
+  const { times, values } = series;
+  const transients = series.excursions.filter(
+    (excursion) => isTransient(excursion, values.length) && passes(excursion, thresholds, 1),
+  );
+  const strongest = strongestOf(transients);
+  if (!strongest) return undefined;
+  const inSpike = values.slice(strongest.start, strongest.end);
+  return {
+    at: times[strongest.start]!,
+    until: times[strongest.end - 1]!,
+    peak: strongest.direction === 'up' ? Math.max(...inSpike) : Math.min(...inSpike),
+    direction: strongest.direction,
+    baseline: strongest.baseline,
+    score: strongest.score,
+  };
+}
+
+function thresholdsOf(options: OnsetOptions): Thresholds {
+  return {
+    minScore: options.minScore ?? DEFAULT_MIN_SCORE,
+    minRelativeChange: options.minRelativeChange ?? DEFAULT_MIN_RELATIVE_CHANGE,
+  };
+}
+
+function isTransient(excursion: Excursion, length: number): boolean {
+  return excursion.end < length && excursion.end - excursion.start < TRANSIENT_MAX_SHARE * length;
+}
+
+function passes(shift: Shift, thresholds: Thresholds, share: number): boolean {
+  return shift.score >= thresholds.minScore * share && shift.relativeChange >= thresholds.minRelativeChange * share;
+}
+
+/** Highest score; the earliest on a tie. */
+function strongestOf(excursions: readonly Excursion[]): Excursion | undefined {
+  let strongest: Excursion | undefined;
+  for (const excursion of excursions) if (!strongest || excursion.score > strongest.score) strongest = excursion;
+  return strongest;
+}
+
+function analyseSeries(points: readonly Point[], thresholds: Thresholds): Series | undefined {
+  const sorted = points
+    .filter((point) => Number.isFinite(point.t) && Number.isFinite(point.v))
+    .sort((a, b) => a.t - b.t);
+  if (sorted.length < MIN_POINTS) return undefined;
+  const times = sorted.map((point) => point.t);
+  const values = sorted.map((point) => point.v);
+  const noise = differenceNoiseSigma(values);
+  // Zero noise means every step is identical: a constant or a perfect line, neither of which shifts.
+  if (!(noise > 0)) return undefined;
+
+  const center = median(values);
+  const standardized = values.map((value) => (value - center) / noise);
+  const penalty = PENALTY_PER_LOG_POINT * Math.log(values.length);
+  const starts = segmentByMean(standardized, penalty, MIN_REGIME_POINTS);
+  const regimes = starts.map((start, i) => ({ start, end: starts[i + 1] ?? values.length }));
+
+  // The opening regimes up to the first MIN_BASELINE_POINTS points; their median shrugs off a short blip.
+  const baselineRegimeCount = regimes.findIndex((regime) => regime.end >= MIN_BASELINE_POINTS) + 1;
+  const baselineLevel = median(values.slice(0, regimes[baselineRegimeCount - 1]!.end));
+  // With the level shifts taken out, the spread around each regime's level is the noise. Where the
+  // segmentation has split plain noise into regimes that spread understates it, and the estimate from
+  // first differences, which does not depend on the segmentation, is the floor.
+  const residuals = regimes.flatMap(({ start, end }) => {
+    const level = median(values.slice(start, end));
+    return values.slice(start, end).map((value) => value - level);
+  });
+  const measuredNoise = Math.max(robustSigma(residuals), DIFFERENCE_NOISE_FLOOR * noise);
+  const sigma = measuredNoise * (1 + SMALL_SAMPLE_INFLATION / values.length);
+  const shiftFrom = (reference: number, level: number): Shift => {
+    const change = Math.abs(level - reference);
+    return {
+      direction: level >= reference ? 'up' : 'down',
+      score: change / sigma,
+      relativeChange: change / Math.max(Math.abs(reference), sigma),
+    };
+  };
+
+  const departures = regimes.slice(baselineRegimeCount).map((regime) => ({
+    ...regime,
+    ...shiftFrom(baselineLevel, median(values.slice(regime.start, regime.end))),
+  }));
+  const runs = collectRuns(departures, thresholds, values.length);
+  const excursions = runs.map((run, i): Excursion => {
+    const from = runs[i - 1]?.end ?? 0;
+    const rampIndex = rampStart(times, standardized, { from, start: run.start, end: run.end }, penalty, run.direction);
+    const start = rampIndex ?? run.start;
+    const before = values.slice(from, start);
+    const baseline = before.length >= MIN_BASELINE_POINTS ? median(before) : baselineLevel;
+    // A ramp's level is where it has climbed to, not the midpoint of the climb.
+    const lastQuarter = Math.max(MIN_BASELINE_POINTS, Math.ceil((run.end - start) / 4));
+    const levelFrom = rampIndex === undefined ? start : Math.max(start, run.end - lastQuarter);
+    const level = median(values.slice(levelFrom, run.end));
+    return { start, end: run.end, baseline, level, ...shiftFrom(baseline, level) };
+  });
+  return { times, values, excursions };
+}
+
+/**
+ * Groups the regimes after the baseline into runs that depart from it in one direction. A run opens on a
+ * regime that crosses the thresholds, reaches back over lead-in regimes and forward over regimes that
+ * cross only part of them, and bridges dips shorter than a transient.
+ */
+function collectRuns(departures: readonly Departure[], thresholds: Thresholds, length: number): Run[] {
+  const continues = (departure: Departure, direction: Direction) =>
+    departure.direction === direction && passes(departure, thresholds, CONTINUATION_SHARE);
+  // A gradual climb leads in through regimes that are clearly off the baseline yet still small.
+  const leadsIn = (departure: Departure, direction: Direction) =>
+    departure.direction === direction &&
+    departure.score >= thresholds.minScore &&
+    departure.relativeChange >= thresholds.minRelativeChange * CONTINUATION_SHARE;
+
+  const runs: Run[] = [];
+  departures.forEach((departure, index) => {
+    const { direction } = departure;
+    const last = runs.at(-1);
+    if (last?.end === departure.start && last.direction === direction && continues(departure, direction)) {
+      last.end = departure.end;
+      return;
+    }
+    if (!passes(departure, thresholds, 1)) return;
+    // A dip back towards the baseline no longer than a transient is a flap, not a recovery.
+    if (last && last.direction === direction && departure.start - last.end < TRANSIENT_MAX_SHARE * length) {
+      last.end = departure.end;
+      return;
+    }
+    let lead = index;
+    const previousEnd = last?.end ?? 0;
+    while (lead > 0 && departures[lead - 1]!.start >= previousEnd && leadsIn(departures[lead - 1]!, direction)) lead--;
+    runs.push({ start: departures[lead]!.start, end: departure.end, direction });
+  });
+  return runs;
+}
+
+/**
+ * Where a steady rise or fall that becomes an excursion at `start` really began (searching back to `from`),
+ * or undefined when a step explains values[from, end) at least as well. A leak crosses any threshold well after it begins;
+ * fitting "flat, then a straight line" (a hinge) finds the bend. The hinge must beat the best single step
+ * by the segmentation penalty, so that a noisy step is not mistaken for a ramp.
+ */
+function rampStart(
+  times: readonly number[],
+  values: readonly number[],
+  { from, start, end }: { from: number; start: number; end: number },
+  penalty: number,
+  direction: Direction,
+): number | undefined {
+  const count = end - from;
+  if (count < 2 * MIN_REGIME_POINTS + 1) return undefined;
+  const span = times[end - 1]! - times[from]! || 1;
+  // Time rescaled to [0, 1] keeps the sums of squares well conditioned for epoch-millisecond inputs.
+  const x = (i: number) => (times[i]! - times[from]!) / span;
+  // Suffix sums over [i, end): x, x², y, y², xy.
+  const suffix = (f: (i: number) => number) => {
+    const sums = new Float64Array(count + 1);
+    for (let i = end - 1; i >= from; i--) sums[i - from] = sums[i - from + 1]! + f(i);
+    return (i: number) => sums[i - from]!;
+  };
+  const sx = suffix(x);
+  const sxx = suffix((i) => x(i) * x(i));
+  const sy = suffix((i) => values[i]!);
+  const syy = suffix((i) => values[i]! * values[i]!);
+  const sxy = suffix((i) => x(i) * values[i]!);
+  const totalY = sy(from);
+  const spreadY = syy(from) - (totalY * totalY) / count;
+
+  let bestStepError = Number.POSITIVE_INFINITY;
+  for (let split = from + MIN_REGIME_POINTS; split <= end - MIN_REGIME_POINTS; split++) {
+    const leftSum = totalY - sy(split);
+    const leftError = syy(from) - syy(split) - (leftSum * leftSum) / (split - from);
+    const rightError = syy(split) - (sy(split) * sy(split)) / (end - split);
+    bestStepError = Math.min(bestStepError, leftError + rightError);
+  }
+
+  let bestHinge: { index: number; error: number } | undefined;
+  for (let first = from + MIN_REGIME_POINTS; first <= start; first++) {
+    // Regressor max(0, x - knot) with the knot at the last flat point.
+    const knot = x(first - 1);
+    const tail = end - first;
+    const sumX = sx(first) - tail * knot;
+    const sumXX = sxx(first) - 2 * knot * sx(first) + tail * knot * knot;
+    const sumXY = sxy(first) - knot * sy(first);
+    const varianceX = sumXX - (sumX * sumX) / count;
+    if (!(varianceX > 0)) continue;
+    const covariance = sumXY - (sumX * totalY) / count;
+    const slope = covariance / varianceX;
+    if ((direction === 'up') !== slope > 0) continue;
+    const error = spreadY - (covariance * covariance) / varianceX;
+    if (!bestHinge || error < bestHinge.error) bestHinge = { index: first, error };
+  }
+  // Likelihood ratio of the two fits with the noise variance unknown: heavier noise demands a bigger win.
+  const hingeWins = bestHinge && count * Math.log(bestStepError / Math.max(bestHinge.error, 0)) > penalty;
+  return hingeWins ? bestHinge!.index : undefined;
+}
