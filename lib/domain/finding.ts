@@ -33,5 +33,6 @@ export const findingDraft = z.object({
   remediation: z.array(z.object({ action: remediationAction, target: z.string(), detail: z.string().default('') })).default([]),
   timeline: z.array(z.object({ at: z.string(), event: z.string() })).default([]),
   impact: z.string().default(''),
+  followUps: z.array(z.string()).default([]),
 });
 export type FindingDraft = z.infer<typeof findingDraft>;

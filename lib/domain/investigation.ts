@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { finding } from './finding.ts';
 import { usageTotals } from './usage.ts';
 
+/** Where the investigation's tools get their data. */
+export const toolSourceRef = z.discriminatedUnion('kind', [
+  /** A recorded environment (a scenario's), stored as a snapshot in the table. */
+  z.object({ kind: z.literal('scenario-replay'), snapshot: z.string() }),
+  /** No tool source is configured: the model investigates with the trigger alone. */
+  z.object({ kind: z.literal('none') }),
+]);
+export type ToolSourceRef = z.infer<typeof toolSourceRef>;
+
 export const investigationStatus = z.enum(['running', 'succeeded', 'failed']);
 export type InvestigationStatus = z.infer<typeof investigationStatus>;
 
@@ -17,6 +26,9 @@ export const investigation = z.object({
   iterations: z.number().int().nonnegative(),
   usage: usageTotals,
   modelName: z.string(),
+  toolSource: toolSourceRef,
+  /** The Step Functions execution that owns it; a second execution for the same trigger is refused. */
+  executionId: z.string().optional(),
   finding: finding.optional(),
   error: z.string().optional(),
 });

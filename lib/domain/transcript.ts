@@ -10,6 +10,7 @@ export const transcriptEventTypes = [
   'approval.requested',
   'approval.decided',
   'finding',
+  'notification',
   'error',
 ] as const;
 export const transcriptEventType = z.enum(transcriptEventTypes);

@@ -1,0 +1,3 @@
+import { stepHandler } from './runtime.ts';
+
+export const handler = stepHandler('publish');

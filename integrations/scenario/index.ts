@@ -1,0 +1,29 @@
+import { environment as environmentSchema, type Environment } from '../../lib/domain/scenario.ts';
+import type { ToolDefinition } from '../../lib/tools/tool.ts';
+import { RecordedEnvironment } from './recorded-environment.ts';
+import { getDependencies } from './tools/get-dependencies.ts';
+import { getMetrics } from './tools/get-metrics.ts';
+import { getTraces } from './tools/get-traces.ts';
+import { listAlarms } from './tools/list-alarms.ts';
+import { listChanges } from './tools/list-changes.ts';
+import { queryLogs } from './tools/query-logs.ts';
+import { searchRunbooks } from './tools/search-runbooks.ts';
+import { z } from 'zod';
+
+/** What a scenario replay stores: the environment and the incident's clock, never the answer key. */
+export const replaySnapshot = z.object({ now: z.string(), environment: environmentSchema });
+export type ReplaySnapshot = z.infer<typeof replaySnapshot>;
+
+/** The read-only tools over a recorded environment. */
+export const scenarioTools = (environment: Environment, now: Date): ToolDefinition[] => {
+  const recorded = new RecordedEnvironment(environment, now);
+  return [
+    listAlarms(recorded),
+    getDependencies(recorded),
+    listChanges(recorded),
+    queryLogs(recorded),
+    getMetrics(recorded),
+    getTraces(recorded),
+    searchRunbooks(recorded),
+  ] as ToolDefinition[];
+};

@@ -1,0 +1,19 @@
+import type { Investigation } from '../../lib/domain/investigation.ts';
+import type { InvestigationStore } from '../../lib/store/port.ts';
+import type { ToolSource } from '../../lib/tools/source.ts';
+import { Toolbox } from '../../lib/tools/toolbox.ts';
+import { replaySnapshot, scenarioTools } from './index.ts';
+
+/** Serves tools over a recorded environment stored as a snapshot; investigations without one get no tools. */
+export class ScenarioReplaySource implements ToolSource {
+  constructor(private readonly store: InvestigationStore) {}
+
+  async load(investigation: Investigation): Promise<{ toolbox: Toolbox; now: Date }> {
+    if (investigation.toolSource.kind === 'none') return { toolbox: new Toolbox([]), now: new Date(investigation.createdAt) };
+    const stored = await this.store.snapshot(investigation.toolSource.snapshot);
+    if (stored === undefined) throw new Error(`recorded environment ${investigation.toolSource.snapshot} is missing from the store`);
+    const { now, environment } = replaySnapshot.parse(stored);
+    const clock = new Date(now);
+    return { toolbox: new Toolbox(scenarioTools(environment, clock)), now: clock };
+  }
+}

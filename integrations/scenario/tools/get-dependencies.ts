@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineTool } from '../../../lib/tools/tool.ts';
+import type { RecordedEnvironment } from '../recorded-environment.ts';
+import { serviceFilter } from './shared-inputs.ts';
+
+export const getDependencies = (environment: RecordedEnvironment) =>
+  defineTool({
+    name: 'get_dependencies',
+    description:
+      'The service map: every service with its kind, the services it calls (dependsOn) and the services that call it (calledBy). With a service, only that service and everything connected to it.',
+    input: z.object({ service: serviceFilter }),
+    sideEffect: 'read-only',
+    iamActions: ['xray:GetServiceGraph', 'servicediscovery:ListServices', 'tag:GetResources'],
+    run: async (input) => {
+      if (!environment.has('services')) return { summary: 'no service map is available', data: { available: false, services: [] } };
+      const services = environment.services.map((service) => ({
+        name: service.name,
+        kind: service.kind,
+        arn: service.arn,
+        tags: service.tags,
+        dependsOn: service.dependsOn ?? [],
+        calledBy: environment.services.filter((caller) => (caller.dependsOn ?? []).includes(service.name)).map((caller) => caller.name),
+      }));
+      if (input.service === undefined) return { summary: `${services.length} services`, data: { available: true, services } };
+      const wanted = input.service.toLowerCase();
+      const start = services.find((service) => service.name.toLowerCase() === wanted);
+      if (!start) {
+        return { summary: `no service named ${input.service}`, data: { available: true, services: [], known: services.map((service) => service.name) } };
+      }
+      const connected = new Set<string>([start.name]);
+      const queue = [start.name];
+      while (queue.length > 0) {
+        const name = queue.shift();
+        const current = services.find((service) => service.name === name);
+        for (const neighbour of [...(current?.dependsOn ?? []), ...(current?.calledBy ?? [])]) {
+          if (!connected.has(neighbour)) {
+            connected.add(neighbour);
+            queue.push(neighbour);
+          }
+        }
+      }
+      const subgraph = services.filter((service) => connected.has(service.name));
+      return { summary: `${subgraph.length} services connected to ${start.name}`, data: { available: true, services: subgraph } };
+    },
+  });

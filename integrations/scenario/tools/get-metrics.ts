@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { defineTool } from '../../../lib/tools/tool.ts';
+import { serviceMatches, type RecordedEnvironment } from '../recorded-environment.ts';
+import { serviceFilter, sinceMinutes } from './shared-inputs.ts';
+
+const MAX_POINTS = 90;
+
+/** Keeps every k-th point so long series stay readable; the last point is always kept. */
+const downsample = <T>(points: readonly T[]): T[] => {
+  if (points.length <= MAX_POINTS) return [...points];
+  const step = Math.ceil(points.length / MAX_POINTS);
+  return points.filter((_, index) => index % step === 0 || index === points.length - 1);
+};
+
+export const getMetrics = (environment: RecordedEnvironment) =>
+  defineTool({
+    name: 'get_metrics',
+    description:
+      'Read metric time series (CloudWatch-style) for a service or by metric name. Returns each series with its points and min/max/first/last.',
+    input: z.object({
+      service: serviceFilter,
+      name: z.string().optional().describe('Only metrics whose name contains this text (case-insensitive).'),
+      sinceMinutes: sinceMinutes(120),
+    }),
+    sideEffect: 'read-only',
+    iamActions: ['cloudwatch:GetMetricData', 'cloudwatch:ListMetrics'],
+    run: async (input) => {
+      if (!environment.has('metrics')) return { summary: 'no metric data is available', data: { available: false, series: [] } };
+      const needle = input.name?.toLowerCase();
+      const series = environment
+        .metrics(input.sinceMinutes)
+        .filter((metric) => serviceMatches(input.service, metric.service) && (needle === undefined || metric.name.toLowerCase().includes(needle)))
+        .filter((metric) => metric.points.length > 0)
+        .map((metric) => {
+          const values = metric.points.map(([, value]) => value);
+          return {
+            service: metric.service,
+            name: metric.name,
+            namespace: metric.namespace,
+            dimensions: metric.dimensions,
+            unit: metric.unit,
+            stat: metric.stat,
+            periodSeconds: metric.periodSeconds,
+            stats: { min: Math.min(...values), max: Math.max(...values), first: values[0], last: values[values.length - 1], count: values.length },
+            points: downsample(metric.points),
+          };
+        });
+      return { summary: `${series.length} metric series`, data: { available: true, series } };
+    },
+  });

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { defineTool } from '../../../lib/tools/tool.ts';
+import { serviceMatches, type RecordedEnvironment } from '../recorded-environment.ts';
+import { serviceFilter, sinceMinutes } from './shared-inputs.ts';
+
+const percentile = (sorted: readonly number[], fraction: number): number =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+
+export const getTraces = (environment: RecordedEnvironment) =>
+  defineTool({
+    name: 'get_traces',
+    description:
+      'Summarize distributed traces: per service the request count, faults, p50/p95 latency, and per downstream segment its latency and errors.',
+    input: z.object({ service: serviceFilter, sinceMinutes: sinceMinutes(60) }),
+    sideEffect: 'read-only',
+    iamActions: ['xray:GetTraceSummaries', 'xray:BatchGetTraces'],
+    run: async (input) => {
+      if (!environment.has('traces')) return { summary: 'no trace data is available', data: { available: false, services: [] } };
+      const traces = environment.traces(input.sinceMinutes).filter((trace) => serviceMatches(input.service, trace.service));
+      const byService = new Map<string, typeof traces>();
+      for (const trace of traces) byService.set(trace.service, [...(byService.get(trace.service) ?? []), trace]);
+      const services = [...byService.entries()].map(([service, list]) => {
+        const durations = list.map((trace) => trace.durationMs).sort((a, b) => a - b);
+        const segments = new Map<string, { durations: number[]; errors: string[] }>();
+        for (const segment of list.flatMap((trace) => trace.segments ?? [])) {
+          const entry = segments.get(segment.service) ?? { durations: [], errors: [] };
+          entry.durations.push(segment.durationMs);
+          if (segment.error) entry.errors.push(segment.error);
+          segments.set(segment.service, entry);
+        }
+        return {
+          service,
+          requests: list.length,
+          faults: list.filter((trace) => trace.fault).length,
+          p50Ms: percentile(durations, 0.5),
+          p95Ms: percentile(durations, 0.95),
+          firstFault: list.find((trace) => trace.fault)?.timestamp,
+          errors: [...new Set(list.flatMap((trace) => (trace.error ? [trace.error] : [])))].slice(0, 10),
+          downstream: [...segments.entries()].map(([name, entry]) => {
+            const sorted = [...entry.durations].sort((a, b) => a - b);
+            return { service: name, calls: sorted.length, p95Ms: percentile(sorted, 0.95), errors: entry.errors.length, sampleError: entry.errors[0] };
+          }),
+        };
+      });
+      return { summary: `${traces.length} traces across ${services.length} services`, data: { available: true, services } };
+    },
+  });

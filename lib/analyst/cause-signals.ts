@@ -1,0 +1,57 @@
+import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.ts';
+
+/**
+ * Phrases in error messages, metric names and change records that point at a kind of cause.
+ * General operational knowledge, not tuned to any one incident: each pattern is what the
+ * failure says about itself in common stacks (AWS SDKs, JVM, Node, Postgres, MySQL, nginx).
+ */
+export const causePatterns: readonly { category: RootCauseCategory; pattern: RegExp; label: string }[] = [
+  { category: 'certificate', label: 'certificate', pattern: /certificate|x509|\bssl\b|tls handshake|handshake fail|cert(ificate)?.{0,20}expir|PKIX|CERT_HAS_EXPIRED|unable to verify/i },
+  { category: 'permissions', label: 'access denied', pattern: /AccessDenied|not authori[sz]ed|UnauthorizedOperation|is not authorized to perform|permission denied|Forbidden|\b403\b|InvalidClientTokenId|ExpiredToken|KMS.{0,20}(denied|disabled)/i },
+  { category: 'network', label: 'network', pattern: /ENOTFOUND|EAI_AGAIN|getaddrinfo|NXDOMAIN|\bDNS\b|could not resolve|name resolution|unknown host|UnknownHostException|no route to host|EHOSTUNREACH|network (is )?unreachable|security group|network acl|\bNACL\b|route table|packet loss|connect(ion)? timed out|ETIMEDOUT|i\/o timeout/i },
+  { category: 'resource-exhaustion', label: 'memory', pattern: /OutOfMemory|out of memory|\bOOM\b|OOMKilled|heap (space|out)|memory (limit|exhaust|pressure)|exit code 137|JavaScript heap|GC overhead|allocation fail/i },
+  { category: 'resource-exhaustion', label: 'connections', pattern: /too many (connections|clients)|connection pool|pool (exhausted|timeout)|timeout acquiring|acquire.{0,30}connection|max_connections|remaining connection slots|connection limit|could not obtain connection|no available connections/i },
+  { category: 'resource-exhaustion', label: 'disk', pattern: /no space left|ENOSPC|disk (is )?full|disk quota|storage (full|exhausted)|FreeStorageSpace|inode|volume full/i },
+  { category: 'resource-exhaustion', label: 'threads', pattern: /too many open files|EMFILE|thread pool (exhausted|full)|file descriptors|worker pool|RejectedExecution|ulimit/i },
+  { category: 'traffic', label: 'throttling', pattern: /throttl|Rate exceeded|ProvisionedThroughputExceeded|TooManyRequests|\b429\b|concurrency limit|ReservedConcurrency|limit exceeded|request limit|RequestLimitExceeded|SlowDown|load shedding/i },
+  { category: 'data', label: 'bad data', pattern: /corrupt|checksum|invalid (record|payload|data|message|json)|malformed|deserializ|parse error|failed to parse|schema (mismatch|violation)|NaN|mismatch|poison|unexpected null|constraint violation|duplicate key|negative (amount|total|price|quantity)|data integrity|inconsistent/i },
+  { category: 'infrastructure', label: 'AWS infrastructure', pattern: /availability zone|\bAZ\b|us-[a-z]+-\d[a-z]\b|EBS|volume (impaired|degraded)|hardware|host (retirement|degrad)|instance status check|system status check|impaired|AWS Health|service event|underlying host|degraded performance/i },
+  { category: 'config', label: 'configuration', pattern: /config(uration)?|feature flag|misconfigur|invalid (setting|parameter|value)|missing (env|environment|setting|parameter)|property .* not set|unknown option/i },
+];
+
+export interface CauseHit {
+  category: RootCauseCategory;
+  label: string;
+  text: string;
+}
+
+export const causesIn = (text: string): CauseHit[] =>
+  causePatterns.filter(({ pattern }) => pattern.test(text)).map(({ category, label }) => ({ category, label, text }));
+
+const changeCategories: Readonly<Record<string, RootCauseCategory>> = {
+  deploy: 'deploy',
+  config: 'config',
+  'feature-flag': 'config',
+  scaling: 'config',
+  iam: 'permissions',
+  certificate: 'certificate',
+  network: 'network',
+  infrastructure: 'infrastructure',
+};
+
+/** A change of this kind, just before the trouble, is a cause of this category. */
+export const categoryOfChange = (kind: string): RootCauseCategory | undefined => changeCategories[kind];
+
+/** Words in runbook steps that name a remediation action. */
+export const actionPatterns: readonly [RemediationAction, RegExp][] = [
+  ['rollback', /roll ?back|redeploy the previous|revert (the )?(deploy|release|version)|previous (version|release|task definition)/i],
+  ['revert-config', /revert|restore (the )?(previous )?(config|setting|policy|rule|record|parameter)|undo/i],
+  ['renew-certificate', /renew|re-?issue|replace (the )?cert/i],
+  ['rotate-credentials', /rotate/i],
+  ['restart', /restart|recycle|bounce|redeploy (the )?(task|service)|force.?new.?deployment|reboot/i],
+  ['scale', /scale|increase (the )?(capacity|limit|concurrency|size|pool|provisioned|storage)|add (capacity|instances|replicas)|raise/i],
+  ['failover', /fail ?over|shift traffic|evacuate|move traffic|drain (the )?(az|zone)|switch to (the )?(backup|secondary|standby)/i],
+  ['limit-traffic', /throttle|rate.?limit|shed load|limit (the )?traffic|back ?off|reduce (the )?(request|call) rate|circuit.?break/i],
+  ['apply-fix', /fix|patch|repair|clean ?up|delete (old|the)|purge|correct the|reprocess|quarantine/i],
+  ['escalate', /escalate|page|contact|open a (support )?case|vendor/i],
+];

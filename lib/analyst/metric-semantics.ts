@@ -1,0 +1,21 @@
+/**
+ * What a move of a metric means, read from its name: whether going up or down is bad, or whether
+ * it measures demand (traffic) rather than health. Checked in order, most specific first.
+ */
+export type MetricMeaning = 'bad-up' | 'bad-down' | 'demand' | 'unknown';
+
+const rules: readonly [RegExp, MetricMeaning][] = [
+  [/unhealthy/i, 'bad-up'],
+  [/free|available|healthy|success|hit.?rate|uptime/i, 'bad-down'],
+  [/throttl|error|fault|fail|5xx|4xx|reject|timeout|dead|dlq|retry|restart|oom|kill|evict|deadlock|exception|crash|drop/i, 'bad-up'],
+  [/latency|duration|response.?time|p9\d|wait|age|lag|backlog|visible|delay|queue|depth|iterator/i, 'bad-up'],
+  [/cpu|memory|mem|heap|utili[sz]ation|connections|disk|storage.?used|swap|saturation|concurren|threads|file.?descriptors|burst.?balance|gc/i, 'bad-up'],
+  [/request|invocation|count|rps|tps|throughput|incoming|messages.?sent|received|consumed|traffic|sessions|users/i, 'demand'],
+];
+
+export const meaningOf = (metricName: string): MetricMeaning => rules.find(([pattern]) => pattern.test(metricName))?.[1] ?? 'unknown';
+
+export const isBadShift = (metricName: string, direction: 'up' | 'down'): boolean => {
+  const meaning = meaningOf(metricName);
+  return (meaning === 'bad-up' && direction === 'up') || (meaning === 'bad-down' && direction === 'down');
+};

@@ -1,0 +1,47 @@
+import type { ToolSpec } from '../model/port.ts';
+import type { Diagnosis } from './diagnose.ts';
+import { fingerprint, type EvidenceBoard } from './evidence-board.ts';
+
+export interface PlannedCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** How far back the analyst looks, in minutes: long enough to see the baseline before the trouble. */
+const LOOKBACK_MINUTES = 240;
+
+/**
+ * The next tool calls: first a broad survey, then the full logs of the suspects, then the
+ * runbooks for the hypothesis. Nothing already asked is asked again; an empty list means done.
+ */
+export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined, tools: readonly ToolSpec[]): PlannedCall[] => {
+  const offered = new Set(tools.map((tool) => tool.name));
+  const fresh = (calls: PlannedCall[]) =>
+    calls.filter((call) => offered.has(call.name) && !board.asked.has(fingerprint(call.name, call.arguments)));
+
+  const survey = fresh([
+    { name: 'list_alarms', arguments: {} },
+    { name: 'get_dependencies', arguments: {} },
+    { name: 'list_changes', arguments: { sinceMinutes: 24 * 60 } },
+    { name: 'query_logs', arguments: { minLevel: 'WARN', sinceMinutes: LOOKBACK_MINUTES, limit: 200 } },
+    { name: 'get_metrics', arguments: { sinceMinutes: LOOKBACK_MINUTES } },
+    { name: 'get_traces', arguments: { sinceMinutes: LOOKBACK_MINUTES } },
+  ]);
+  if (board.asked.size === 0) return survey;
+  if (!diagnosis) return [];
+
+  const suspects = [...new Set([diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom].filter((service): service is string => !!service))];
+  const knownServices = new Set((board.services ?? []).map((service) => service.name));
+  const deepDive = fresh(
+    suspects
+      .filter((service) => knownServices.size === 0 || knownServices.has(service))
+      .filter(() => !board.unavailable.has('query_logs'))
+      .map((service) => ({ name: 'query_logs', arguments: { service, minLevel: 'INFO', sinceMinutes: LOOKBACK_MINUTES, limit: 200 } })),
+  );
+  if (deepDive.length > 0) return deepDive;
+
+  if (!diagnosis.incident || !diagnosis.root || board.unavailable.has('search_runbooks')) return [];
+  const labels = diagnosis.rootSignals.map((signal) => signal.text).join(' ');
+  const query = [diagnosis.root, diagnosis.category, diagnosis.suspectChange?.kind, labels].filter(Boolean).join(' ').slice(0, 400);
+  return fresh([{ name: 'search_runbooks', arguments: { query, service: diagnosis.root, limit: 3 } }]);
+};

@@ -1,0 +1,39 @@
+import type { ModelPort, ModelRequest, ModelResponse } from '../model/port.ts';
+import { diagnose } from './diagnose.ts';
+import { readEvidence } from './evidence-board.ts';
+import { nextCalls } from './next-tools.ts';
+
+/** A rough token count (about four characters a token), so offline runs report comparable usage. */
+const estimateTokens = (value: unknown): number => Math.ceil(JSON.stringify(value).length / 4);
+
+/**
+ * The offline analyst: a deterministic investigator behind the model port. It reads the tool
+ * results in the conversation (the same masked view a hosted model gets), decides which tools
+ * to call next, and answers with a finding built from the evidence. It knows nothing about any
+ * particular incident.
+ */
+export class OfflineAnalyst implements ModelPort {
+  readonly name = 'offline-analyst';
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const board = readEvidence(request.messages);
+    const diagnosis = board.asked.size === 0 ? undefined : diagnose(board);
+    const calls = request.toolChoice === 'none' ? [] : nextCalls(board, diagnosis, request.tools);
+    const turn = request.messages.filter((message) => message.role === 'assistant').length + 1;
+    const response: Omit<ModelResponse, 'usage'> =
+      calls.length > 0
+        ? {
+            text: '',
+            toolCalls: calls.map((call, index) => ({ id: `call_${turn}_${index + 1}`, name: call.name, arguments: call.arguments })),
+            stopReason: 'tool_use',
+            model: this.name,
+          }
+        : {
+            text: JSON.stringify((diagnosis ?? diagnose(board)).draft),
+            toolCalls: [],
+            stopReason: 'end_turn',
+            model: this.name,
+          };
+    return { ...response, usage: { inputTokens: estimateTokens(request), outputTokens: estimateTokens(response), cachedTokens: 0 } };
+  }
+}

@@ -1,0 +1,219 @@
+import { detectOnset, detectTransientSpike, type Onset } from '../analysis/onset.ts';
+import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
+import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
+import { isBadShift, meaningOf } from './metric-semantics.ts';
+
+/** One thing that went wrong (or moved) at one service, with the evidence ref that shows it. */
+export interface Signal {
+  service: string;
+  kind: 'errors' | 'metric' | 'mentioned' | 'trace' | 'alarm' | 'demand' | 'transient';
+  at: number;
+  strength: number;
+  ongoing: boolean;
+  ref: string;
+  /** What it says, for the report (masked view). */
+  description: string;
+  /** Text to read causes from: error messages, metric names. */
+  text: string;
+  /** For `mentioned` and `trace` signals: the caller whose errors or traces point here. */
+  from?: string;
+  /** Bad enough to call an incident on its own (not a few warnings, not a dent well inside normal limits). */
+  substantial: boolean;
+}
+
+export interface Window {
+  start: number;
+  end: number;
+}
+
+/** The span the evidence covers: from the oldest to the newest timestamp seen. */
+export const windowOf = (board: EvidenceBoard): Window | undefined => {
+  const times = [
+    ...board.logs.map((line) => line.at),
+    ...board.series.flatMap((series) => series.points.map(([timestamp]) => Date.parse(timestamp))),
+  ].filter((time) => Number.isFinite(time));
+  if (times.length === 0) return undefined;
+  return { start: Math.min(...times), end: Math.max(...times) };
+};
+
+const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
+
+const quote = (text: string, length = 160): string => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
+
+/** Bursts of errors: templates that were absent (or much rarer) early in the window and show up later. */
+const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
+  const span = Math.max(window.end - window.start, 1);
+  const earlyEnd = window.start + span / 3;
+  const lateStart = window.end - span / 3;
+  const byService = new Map<string, typeof board.logs>();
+  for (const line of board.logs) {
+    if (severityOf(line.level) < 2) continue;
+    byService.set(line.service, [...(byService.get(line.service) ?? []), line]);
+  }
+  const signals: Signal[] = [];
+  for (const [service, lines] of byService) {
+    const mine = (subset: typeof lines) => mineTemplates(subset.map((line) => ({ t: line.at, level: line.level, message: line.message, service })));
+    const countsIn = (subset: typeof lines) => new Map(mine(subset).map((template) => [template.template, template.count]));
+    const early = countsIn(lines.filter((line) => line.at < earlyEnd));
+    const late = countsIn(lines.filter((line) => line.at >= lateStart));
+    for (const template of mine(lines)) {
+      const earlyCount = early.get(template.template) ?? 0;
+      const lateCount = late.get(template.template) ?? 0;
+      // Errors that were already there before the trouble, at the same rate, are the service's background noise.
+      const background = template.firstSeen < earlyEnd && lateCount <= Math.max(3 * earlyCount, earlyCount + 2);
+      if (background) continue;
+      const worst = Math.max(...Object.keys(template.levels).map(severityOf));
+      // One stray line is not a failure, unless it is fatal; warnings count only when they repeat.
+      if ((worst < 3 && template.count < 3) || (worst < 4 && template.count < 2)) continue;
+      const ongoing = template.lastSeen >= window.end - Math.max(span * 0.25, 10 * 60_000);
+      signals.push({
+        service,
+        kind: 'errors',
+        at: template.firstSeen,
+        strength: (worst >= 3 ? 1 : 0.4) * Math.min(1, Math.log2(1 + template.count) / 3),
+        ongoing,
+        substantial: worst >= 4 || (worst >= 3 && template.count >= 3),
+        ref: lines.find((line) => line.message === template.example)?.ref ?? lines[0]!.ref,
+        description: `${template.count}× "${quote(template.example)}" at ${service} from ${iso(template.firstSeen)} to ${iso(template.lastSeen)}`,
+        text: template.example,
+      });
+    }
+  }
+  return signals;
+};
+
+const levelOf = (series: EvidenceBoard['series'][number]): number => {
+  const recent = series.points.slice(-Math.max(3, Math.floor(series.points.length / 4))).map(([, value]) => value);
+  return recent.sort((a, b) => a - b)[Math.floor(recent.length / 2)] ?? 0;
+};
+
+/**
+ * Whether a bad shift matters: saturation near the limit, latency at least doubled, errors at
+ * least 1% of the service's demand (or a large jump where demand is not measured). Throttles,
+ * failures and restarts always matter.
+ */
+const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onset, demandLevel: number | undefined): boolean => {
+  const name = series.name;
+  if (/throttl|fail|dead|dlq|restart|oom|kill|unhealthy|evict|reject|crash|age|backlog|visible|lag/i.test(name)) return onset.relativeChange >= 0.5;
+  if (/utili[sz]ation|cpu|memory|mem\b|disk|storage|percent/i.test(name) && onset.direction === 'up') return onset.level >= 80;
+  if (/latency|duration|response.?time|p9\d|wait/i.test(name)) return onset.relativeChange >= 1;
+  if (/error|fault|5xx|4xx|timeout|exception/i.test(name)) {
+    return demandLevel !== undefined && demandLevel > 0 ? onset.level / demandLevel >= 0.01 : onset.relativeChange >= 1;
+  }
+  return onset.relativeChange >= 0.5;
+};
+
+const metricSignals = (board: EvidenceBoard): Signal[] =>
+  board.series.flatMap((series): Signal[] => {
+    const points = series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+    const onset = detectOnset(points);
+    const label = `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
+    const base = { service: series.service, ref: series.ref, text: label };
+    if (onset) {
+      const change = `${series.name} at ${series.service} went ${onset.direction} from ${round(onset.baseline)} to ${round(onset.level)} at ${iso(onset.at)}${onset.recoveredAt ? `, back by ${iso(onset.recoveredAt)}` : ''}`;
+      const common = { ...base, at: onset.at, strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined, description: change };
+      if (isBadShift(series.name, onset.direction)) {
+        const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
+        return [{ ...common, kind: 'metric', substantial: isSubstantialShift(series, onset, demand.length > 0 ? Math.max(...demand) : undefined) }];
+      }
+      if (meaningOf(series.name) === 'demand' && onset.direction === 'up') return [{ ...common, kind: 'demand', substantial: false }];
+      return [];
+    }
+    const spike = detectTransientSpike(points);
+    if (spike && isBadShift(series.name, spike.direction)) {
+      return [{
+        ...base,
+        kind: 'transient',
+        at: spike.at,
+        strength: 0,
+        ongoing: false,
+        substantial: false,
+        description: `${series.name} at ${series.service} spiked to ${round(spike.peak)} at ${iso(spike.at)} and recovered by ${iso(spike.until)}`,
+      }];
+    }
+    return [];
+  });
+
+const round = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value.toPrecision(3)).toString());
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Everything a service calls, directly or not. */
+export const calleesOf = (services: readonly ServiceNode[], service: string): Set<string> => {
+  const found = new Set<string>();
+  const queue = [service];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    const node = services.find((candidate) => candidate.name === current);
+    for (const callee of node?.dependsOn ?? []) {
+      if (!found.has(callee) && callee !== service) {
+        found.add(callee);
+        queue.push(callee);
+      }
+    }
+  }
+  return found;
+};
+
+/** A service's errors that name one of its dependencies are evidence against that dependency. */
+const mentionSignals = (board: EvidenceBoard, errors: readonly Signal[]): Signal[] => {
+  const services = board.services ?? [];
+  return errors.flatMap((signal) => {
+    const callees = services.length > 0 ? calleesOf(services, signal.service) : new Set<string>();
+    const named = [...callees].filter((callee) => new RegExp(`(^|[^a-z0-9-])${escapeRegExp(callee)}([^a-z0-9-]|$)`, 'i').test(signal.text));
+    const externals = [...callees].filter((callee) => services.find((node) => node.name === callee)?.kind === 'external');
+    // Masked hosts hide which third party failed; with a single one on the path, it is that one.
+    const outbound = named.length === 0 && externals.length === 1 && /<(HOST|URL|IP)_\d+>|upstream|third.?party|provider|vendor|external|gateway|partner/i.test(signal.text);
+    const blamed = outbound ? externals : named;
+    return blamed.map((callee) => ({
+      ...signal,
+      service: callee,
+      kind: 'mentioned' as const,
+      from: signal.service,
+      strength: signal.strength * 0.8,
+      description: `${signal.service} reports failures calling ${callee}: ${signal.description}`,
+    }));
+  });
+};
+
+const traceSignals = (board: EvidenceBoard): Signal[] =>
+  board.traces.flatMap((trace) =>
+    trace.downstream
+      .filter((segment) => segment.errors > 0 && segment.service !== trace.service)
+      .map((segment) => ({
+        service: segment.service,
+        kind: 'trace' as const,
+        from: trace.service,
+        at: trace.firstFault ? Date.parse(trace.firstFault) : Number.POSITIVE_INFINITY,
+        strength: Math.min(1, segment.errors / Math.max(segment.calls, 1) + 0.3),
+        ongoing: true,
+        substantial: segment.errors / Math.max(segment.calls, 1) >= 0.2,
+        ref: trace.ref,
+        description: `traces of ${trace.service}: ${segment.errors} of ${segment.calls} calls to ${segment.service} failed${segment.sampleError ? ` ("${quote(segment.sampleError)}")` : ''}`,
+        text: segment.sampleError ?? '',
+      })),
+  );
+
+const alarmSignals = (board: EvidenceBoard): Signal[] =>
+  board.alarms
+    .filter((alarm) => alarm.state === 'ALARM')
+    .map((alarm) => ({
+      service: alarm.service,
+      kind: 'alarm' as const,
+      at: alarm.since ? Date.parse(alarm.since) : Number.POSITIVE_INFINITY,
+      strength: 0.3,
+      ongoing: true,
+      substantial: false,
+      ref: alarm.ref,
+      description: `alarm ${alarm.name} is in ALARM${alarm.since ? ` since ${alarm.since}` : ''}${alarm.reason ? `: ${quote(alarm.reason)}` : ''}`,
+      text: `${alarm.name} ${alarm.reason ?? ''}`,
+    }));
+
+export const collectSignals = (board: EvidenceBoard): Signal[] => {
+  const window = windowOf(board);
+  const errors = window ? errorSignals(board, window) : [];
+  return [...errors, ...mentionSignals(board, errors), ...metricSignals(board), ...traceSignals(board), ...alarmSignals(board)];
+};
+
+/** Signals that say something is broken (not demand, not a recovered blip). */
+export const isFault = (signal: Signal): boolean => signal.kind !== 'demand' && signal.kind !== 'transient' && signal.kind !== 'alarm';

@@ -1,0 +1,12 @@
+import type { Notice, Notifier } from './port.ts';
+
+/** Keeps notices in memory: the local runner prints them instead of sending them anywhere. */
+export class RecordingNotifier implements Notifier {
+  readonly channel = 'local';
+  readonly notices: Notice[] = [];
+
+  async publish(notice: Notice): Promise<{ messageId?: string }> {
+    this.notices.push(notice);
+    return { messageId: `local-${this.notices.length}` };
+  }
+}

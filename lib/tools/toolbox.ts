@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { ToolCall, ToolSpec } from '../model/port.ts';
+import type { SideEffect, ToolContext, ToolDefinition } from './tool.ts';
+
+export type ToolOutcome =
+  | { ok: true; summary: string; data: unknown }
+  | { ok: false; error: string };
+
+/** The tools of one investigation: specs for the model, validated execution for the workflow. */
+export class Toolbox {
+  private readonly byName: Map<string, ToolDefinition>;
+
+  constructor(readonly tools: readonly ToolDefinition[]) {
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+  }
+
+  specs(): ToolSpec[] {
+    return this.tools.map((tool) => ({
+      name: tool.name,
+      description: `${tool.description}${tool.sideEffect === 'read-only' ? '' : ' (changes production: runs only after a human approves)'}`,
+      inputSchema: z.toJSONSchema(tool.input, { io: 'input', target: 'draft-7' }) as Record<string, unknown>,
+    }));
+  }
+
+  sideEffectOf(name: string): SideEffect | undefined {
+    return this.byName.get(name)?.sideEffect;
+  }
+
+  /** Runs a read-only tool call; bad input or a failing tool becomes an error result the model can read. */
+  async execute(call: ToolCall, context: ToolContext): Promise<ToolOutcome> {
+    const tool = this.byName.get(call.name);
+    if (!tool) return { ok: false, error: `unknown tool "${call.name}"; available: ${[...this.byName.keys()].join(', ')}` };
+    if (tool.sideEffect !== 'read-only') {
+      return { ok: false, error: `tool "${call.name}" changes production and needs a human approval; it was not run` };
+    }
+    const parsed = tool.input.safeParse(call.arguments);
+    if (!parsed.success) {
+      return { ok: false, error: `invalid arguments for ${call.name}: ${z.prettifyError(parsed.error)}` };
+    }
+    try {
+      const result = await tool.run(parsed.data, context);
+      return { ok: true, summary: result.summary, data: result.data };
+    } catch (error) {
+      return { ok: false, error: `${call.name} failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+}

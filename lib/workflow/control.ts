@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { toolSourceRef } from '../domain/investigation.ts';
+
+/** The small state the state machine carries between steps; everything else lives in the store. */
+export const controlState = z.object({
+  investigationId: z.string().min(1),
+  iteration: z.number().int().nonnegative(),
+  maxIterations: z.number().int().positive(),
+  finalOnly: z.boolean().default(false),
+  next: z.enum(['tools', 'final']).optional(),
+});
+export type ControlState = z.infer<typeof controlState>;
+
+/** The execution input: a raw trigger, and optionally a chosen id and tool source. */
+export const executionInput = z.object({
+  trigger: z.unknown(),
+  investigationId: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'expected 1-100 letters, digits, dots, dashes or underscores').optional(),
+  toolSource: toolSourceRef.optional(),
+});
+export type ExecutionInput = z.infer<typeof executionInput>;
+
+export const startStepInput = z.object({
+  input: executionInput,
+  maxIterations: z.number().int().positive(),
+  executionId: z.string().optional(),
+});
+
+/** What a Catch hands to RecordFailure: the state as it was, plus the error. */
+export const failureStepInput = z.object({
+  investigationId: z.string().optional(),
+  failure: z.object({ Error: z.string(), Cause: z.string().optional() }),
+});
+
+export const stepNames = ['start-investigation', 'plan', 'call-model', 'run-tools', 'write-finding', 'publish', 'record-failure'] as const;
+export type StepName = (typeof stepNames)[number];

@@ -1,0 +1,51 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Investigation } from '../domain/investigation.ts';
+import { trigger as triggerSchema, triggerKind, type Trigger } from '../domain/trigger.ts';
+import { emptyUsage } from '../domain/usage.ts';
+import { describeTrigger } from '../triggers/brief.ts';
+import { startStepInput, type ControlState } from './control.ts';
+import { now, type WorkflowDependencies } from './dependencies.ts';
+
+export class InvalidTriggerError extends Error {
+  override readonly name = 'InvalidTriggerError';
+}
+
+export class DuplicateInvestigationError extends Error {
+  override readonly name = 'DuplicateInvestigationError';
+}
+
+/** Alerts that AWS or PagerDuty may deliver twice get the same id, so the second is refused. */
+const idFor = (trigger: Trigger): string => {
+  const deliveryId = 'cloudwatchAlarm' in trigger ? trigger.cloudwatchAlarm.id : 'pagerduty' in trigger ? trigger.pagerduty.event.id : undefined;
+  if (deliveryId === undefined) return `inv-${randomUUID()}`;
+  return `inv-${createHash('sha256').update(deliveryId).digest('hex').slice(0, 24)}`;
+};
+
+export const startInvestigation = async (dependencies: WorkflowDependencies, rawInput: unknown): Promise<ControlState> => {
+  const { input, maxIterations, executionId } = startStepInput.parse(rawInput);
+  const parsed = triggerSchema.safeParse(input.trigger);
+  if (!parsed.success) throw new InvalidTriggerError(`the trigger is not valid: ${z.prettifyError(parsed.error)}`);
+  const trigger = parsed.data;
+  const id = input.investigationId ?? idFor(trigger);
+  const at = now(dependencies).toISOString();
+  const investigation: Investigation = {
+    id,
+    triggerKind: triggerKind(trigger),
+    triggerSummary: describeTrigger(trigger).summary,
+    status: 'running',
+    createdAt: at,
+    updatedAt: at,
+    eventCount: 0,
+    iterations: 0,
+    usage: emptyUsage(),
+    modelName: dependencies.model.name,
+    toolSource: input.toolSource ?? { kind: 'none' },
+    ...(executionId === undefined ? {} : { executionId }),
+  };
+  const outcome: ControlState = { investigationId: id, iteration: 0, maxIterations, finalOnly: false };
+  if (await dependencies.store.create({ investigation, trigger })) return outcome;
+  const existing = await dependencies.store.get(id);
+  if (executionId !== undefined && existing?.executionId === executionId) return outcome;
+  throw new DuplicateInvestigationError(`investigation ${id} already exists; this trigger was already investigated`);
+};

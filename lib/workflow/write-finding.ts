@@ -1,0 +1,35 @@
+import type { TranscriptEvent } from '../domain/transcript.ts';
+import { parseFinalAnswer } from '../model/final-answer.ts';
+import type { Masker } from '../masking/index.ts';
+import { controlState, type ControlState } from './control.ts';
+import { lastModelResponse, toolResults } from './conversation.ts';
+import type { WorkflowDependencies } from './dependencies.ts';
+import { loadMasker } from './privacy.ts';
+import { findingFrom, incompleteFinding } from './report.ts';
+import { runStep } from './run-step.ts';
+
+/** Evidence refs and their one-line summaries, unmasked for humans. */
+export const evidenceIndex = (events: readonly TranscriptEvent[], masker: Masker): Map<string, string> =>
+  new Map(toolResults(events).map((result) => [result.ref, masker.unmask(`${result.name}: ${result.error ?? result.summary}`)]));
+
+/** Turns the model's final answer into the finding: validated, evidence checked, unmasked for humans. */
+export const writeFinding = async (dependencies: WorkflowDependencies, input: unknown): Promise<ControlState> => {
+  const state = controlState.parse(input);
+  return runStep(dependencies, state.investigationId, 'write-finding', async (head) => {
+    const events = await dependencies.store.events(head.id);
+    const masker = await loadMasker(dependencies.store, head.id, dependencies.masking);
+    const evidence = evidenceIndex(events, masker);
+    const answer = parseFinalAnswer(lastModelResponse(events)?.text ?? '');
+    const unknownRefs = answer.ok ? answer.draft.evidence.filter((item) => !evidence.has(item.ref)).map((item) => item.ref) : [];
+    const finding = !answer.ok
+      ? incompleteFinding(`the model gave no usable final answer (${answer.error})`, evidence)
+      : unknownRefs.length > 0
+        ? { ...findingFrom(masker.unmaskJson(answer.draft), evidence), incomplete: { reason: `cites evidence that does not exist: ${unknownRefs.join(', ')}` } }
+        : findingFrom(masker.unmaskJson(answer.draft), evidence);
+    return {
+      events: [{ type: 'finding', payload: masker.maskJson(finding) }],
+      head: { ...head, finding },
+      outcome: state,
+    };
+  });
+};

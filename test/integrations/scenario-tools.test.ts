@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { scenarioTools } from '../../integrations/scenario/index.ts';
+import type { Environment } from '../../lib/domain/scenario.ts';
+import { Toolbox } from '../../lib/tools/toolbox.ts';
+
+const now = new Date('2026-04-06T04:10:00Z');
+const environment: Environment = {
+  services: [
+    { name: 'web', kind: 'ecs', dependsOn: ['orders'] },
+    { name: 'orders', kind: 'ecs', dependsOn: ['inventory'] },
+    { name: 'inventory', kind: 'ecs' },
+    { name: 'billing', kind: 'lambda' },
+  ],
+  logs: [
+    { service: 'inventory', timestamp: '2026-04-06T04:00:10Z', level: 'FATAL', message: 'migration 0042 failed' },
+    { service: 'orders', timestamp: '2026-04-06T04:01:00Z', level: 'ERROR', message: 'GET inventory 500 after 31ms' },
+    { service: 'orders', timestamp: '2026-04-06T04:02:00Z', level: 'ERROR', message: 'GET inventory 500 after 45ms' },
+    { service: 'orders', timestamp: '2026-04-06T04:03:00Z', level: 'INFO', message: 'healthy' },
+    { service: 'orders', timestamp: '2026-04-06T04:30:00Z', level: 'ERROR', message: 'from the future' },
+  ],
+  metrics: [
+    { service: 'orders', name: 'Errors', points: [['2026-04-06T04:00:00Z', 0], ['2026-04-06T04:05:00Z', 9], ['2026-04-06T04:20:00Z', 99]] },
+  ],
+  changes: [
+    { service: 'inventory', timestamp: '2026-04-06T03:58:00Z', kind: 'deploy', summary: 'v1.8.3 rolled out' },
+    { service: 'billing', timestamp: '2026-04-06T04:15:00Z', kind: 'config', summary: 'after now' },
+  ],
+  runbooks: [{ id: 'rb-1', title: 'Failed schema migration', service: 'inventory', match: ['migration'], steps: ['Roll back'] }],
+};
+
+const toolbox = new Toolbox(scenarioTools(environment, now));
+const run = async (name: string, args: Record<string, unknown> = {}) => {
+  const outcome = await toolbox.execute({ id: 'c1', name, arguments: args }, { now });
+  if (!outcome.ok) throw new Error(outcome.error);
+  return outcome.data as Record<string, unknown>;
+};
+
+describe('scenario tools', () => {
+  it('declares every tool read-only with a JSON Schema for its input', () => {
+    expect(toolbox.tools.map((tool) => tool.sideEffect)).toEqual(toolbox.tools.map(() => 'read-only'));
+    for (const spec of toolbox.specs()) expect(spec.inputSchema).toMatchObject({ type: 'object' });
+  });
+
+  it('never returns data after the incident clock', async () => {
+    const logs = await run('query_logs', { sinceMinutes: 600 });
+    expect((logs.lines as { message: string }[]).map((line) => line.message)).not.toContain('from the future');
+    const changes = await run('list_changes');
+    expect((changes.changes as { summary: string }[]).map((change) => change.summary)).toEqual(['v1.8.3 rolled out']);
+    const metrics = await run('get_metrics', { service: 'orders' });
+    expect((metrics.series as { points: unknown[] }[])[0]?.points).toHaveLength(2);
+  });
+
+  it('filters logs by service, level and text and merges templates', async () => {
+    const logs = await run('query_logs', { service: 'ORDERS', minLevel: 'ERROR', contains: 'inventory' });
+    expect(logs.matched).toBe(2);
+    expect((logs.templates as { count: number }[])[0]?.count).toBe(2);
+  });
+
+  it('walks the dependency graph from a service', async () => {
+    const graph = await run('get_dependencies', { service: 'orders' });
+    expect((graph.services as { name: string }[]).map((service) => service.name).sort()).toEqual(['inventory', 'orders', 'web']);
+    const inventory = (graph.services as { name: string; calledBy: string[] }[]).find((service) => service.name === 'inventory');
+    expect(inventory?.calledBy).toEqual(['orders']);
+  });
+
+  it('says "no data" for a missing source instead of failing', async () => {
+    expect(await run('list_alarms')).toEqual({ available: false, alarms: [] });
+    expect(await run('get_traces')).toMatchObject({ available: false });
+  });
+
+  it('finds runbooks by symptom words', async () => {
+    const found = await run('search_runbooks', { query: 'schema migration failed' });
+    expect((found.runbooks as { id: string }[]).map((runbook) => runbook.id)).toEqual(['rb-1']);
+  });
+
+  it('turns bad arguments into an error the model can read', async () => {
+    const outcome = await toolbox.execute({ id: 'c2', name: 'query_logs', arguments: { limit: -1 } }, { now });
+    expect(outcome).toMatchObject({ ok: false });
+    expect(!outcome.ok && outcome.error).toMatch(/limit/);
+    expect(await toolbox.execute({ id: 'c3', name: 'drop_table', arguments: {} }, { now })).toMatchObject({ ok: false });
+  });
+});

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ScenarioReplaySource } from '../../integrations/scenario/replay-source.ts';
+import { RecordingNotifier } from '../../lib/notify/recording-notifier.ts';
+import { createSteps } from '../../lib/workflow/steps.ts';
+import { runWorkflowLocally } from '../../local/run-workflow.ts';
+import { BUNDLED_SCENARIOS_DIR, parseScenarioText } from '../../local/scenario-files.ts';
+import { freshStore } from '../support/dynamodb.ts';
+import { ScriptedModel, finalAnswer } from '../support/scripted-model.ts';
+
+const scenario = parseScenarioText(
+  readFileSync(join(BUNDLED_SCENARIOS_DIR, 'bad-deploy-cascade.json'), 'utf8'),
+  'bad-deploy-cascade.json',
+);
+
+const setUp = async (model: ScriptedModel) => {
+  const { store } = await freshStore();
+  await store.putSnapshot('env', { now: scenario.now, environment: scenario.environment });
+  const dependencies = { store, model, tools: new ScenarioReplaySource(store), notifier: new RecordingNotifier() };
+  return { store, dependencies };
+};
+
+const listAlarms = { toolCalls: [{ id: 'call_1', name: 'list_alarms', arguments: {} }] };
+
+describe('workflow paths', () => {
+  it('replays a committed step without calling the model again or writing twice', async () => {
+    const model = new ScriptedModel((_, turn) => (turn === 1 ? listAlarms : { text: finalAnswer('inventory-api') }));
+    const { store, dependencies } = await setUp(model);
+    const run = await runWorkflowLocally({
+      dependencies,
+      input: { trigger: scenario.trigger, investigationId: 'replay-1', toolSource: { kind: 'scenario-replay', snapshot: 'env' } },
+    });
+    expect(run.status).toBe('SUCCEEDED');
+    const before = await store.events('replay-1');
+    const steps = createSteps(dependencies);
+    const state = { investigationId: 'replay-1', iteration: 0, maxIterations: 8, finalOnly: false };
+    const again = await steps['call-model'](state);
+    expect(again).toEqual({ ...state, iteration: 1, next: 'tools' });
+    await steps['run-tools']({ ...state, iteration: 1 });
+    await steps.plan(state);
+    expect(model.requests).toHaveLength(2);
+    expect(await store.events('replay-1')).toEqual(before);
+  });
+
+  it('records a failing step, writes a partial finding marked incomplete and fails the execution', async () => {
+    const model = new ScriptedModel((_, turn) => {
+      if (turn === 2) throw new Error('provider exploded');
+      return listAlarms;
+    });
+    const { store, dependencies } = await setUp(model);
+    const run = await runWorkflowLocally({
+      dependencies,
+      input: { trigger: scenario.trigger, investigationId: 'fail-1', toolSource: { kind: 'scenario-replay', snapshot: 'env' } },
+    });
+    expect(run.status).toBe('FAILED');
+    const investigation = await store.get('fail-1');
+    expect(investigation?.status).toBe('failed');
+    expect(investigation?.error).toContain('provider exploded');
+    expect(investigation?.finding?.incomplete?.reason).toContain('provider exploded');
+    expect(investigation?.finding?.evidence.map((item) => item.ref)).toEqual(['E1']);
+    const types = (await store.events('fail-1')).map((event) => event.type);
+    expect(types.slice(-2)).toEqual(['error', 'finding']);
+  });
+
+  it('asks for the final answer at the iteration cap and marks an unusable answer incomplete', async () => {
+    const model = new ScriptedModel((request) => (request.toolChoice === 'none' ? { text: 'I still want more data' } : listAlarms));
+    const { store, dependencies } = await setUp(model);
+    const run = await runWorkflowLocally({
+      dependencies,
+      maxIterations: 2,
+      input: { trigger: scenario.trigger, investigationId: 'cap-1', toolSource: { kind: 'scenario-replay', snapshot: 'env' } },
+    });
+    expect(run.status).toBe('SUCCEEDED');
+    expect(model.requests).toHaveLength(3);
+    expect(model.requests[2]?.toolChoice).toBe('none');
+    expect(model.requests[2]?.tools).toEqual([]);
+    const investigation = await store.get('cap-1');
+    expect(investigation?.finding?.incomplete?.reason).toMatch(/no usable final answer/);
+    expect(investigation?.finding?.remediation[0]?.action).toBe('escalate');
+  });
+
+  it('refuses an invalid trigger with the path of the problem', async () => {
+    const model = new ScriptedModel(() => ({ text: finalAnswer('x') }));
+    const { store, dependencies } = await setUp(model);
+    const run = await runWorkflowLocally({ dependencies, input: { trigger: { question: { text: '' } }, investigationId: 'bad-1' } });
+    expect(run.status).toBe('FAILED');
+    expect(run.error).toMatch(/InvalidTriggerError|trigger is not valid/);
+    expect(await store.get('bad-1')).toBeUndefined();
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('refuses a second investigation of the same alert delivery', async () => {
+    const model = new ScriptedModel(() => ({ text: finalAnswer('inventory-api') }));
+    const { dependencies } = await setUp(model);
+    const input = { trigger: scenario.trigger, toolSource: { kind: 'scenario-replay' as const, snapshot: 'env' } };
+    expect((await runWorkflowLocally({ dependencies, input })).status).toBe('SUCCEEDED');
+    const second = await runWorkflowLocally({ dependencies, input });
+    expect(second.status).toBe('FAILED');
+    expect(second.error).toMatch(/already/);
+    expect(model.requests).toHaveLength(1);
+  });
+});
