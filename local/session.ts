@@ -20,9 +20,9 @@ export interface LocalSession {
   close(): Promise<void>;
 }
 
-/** DynamoDB Local with the investigations table, kept under `dataDir` between runs. */
-export const openLocalSession = async (dataDir: string = DEFAULT_DATA_DIR): Promise<LocalSession> => {
-  const database = await startDynamoDbLocal({ dataDir });
+/** DynamoDB Local with the investigations table, kept under `dataDir` between runs (in memory for null). */
+export const openLocalSession = async (dataDir: string | null = DEFAULT_DATA_DIR): Promise<LocalSession> => {
+  const database = await startDynamoDbLocal(dataDir === null ? {} : { dataDir });
   try {
     await ensureTable(database.client, LOCAL_TABLE_NAME);
   } catch (error) {

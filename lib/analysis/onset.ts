@@ -59,6 +59,8 @@ const MIN_REGIME_POINTS = 2;
 const PENALTY_PER_LOG_POINT = 3;
 /** The fewest points a baseline is measured on, so that a series opening on a blip does not measure from it. */
 const MIN_BASELINE_POINTS = 3;
+/** The fewest points the noise is measured on. */
+const MIN_NOISE_POINTS = 10;
 /**
  * The first-difference noise estimate is the noisier one, so as a floor it is lowered by about its own
  * typical error, lest it overrule a sound estimate from the residuals.
@@ -86,11 +88,14 @@ interface Shift {
   relativeChange: number;
 }
 
-/** A regime after the baseline and how far it sits from the baseline. */
-interface Departure extends Shift {
+/** A stretch of constant level: values[start, end). */
+interface Regime {
   start: number;
   end: number;
 }
+
+/** A regime after the baseline and how far it sits from the baseline. */
+interface Departure extends Regime, Shift {}
 
 /** Regimes departing from the baseline in one direction, before the excursion is measured. */
 interface Run {
@@ -194,22 +199,14 @@ function analyseSeries(points: readonly Point[], thresholds: Thresholds): Series
 
   const center = median(values);
   const standardized = values.map((value) => (value - center) / noise);
-  const penalty = PENALTY_PER_LOG_POINT * Math.log(values.length);
-  const starts = segmentByMean(standardized, penalty, MIN_REGIME_POINTS);
-  const regimes = starts.map((start, i) => ({ start, end: starts[i + 1] ?? values.length }));
+  const starts = segmentByMean(standardized, PENALTY_PER_LOG_POINT, MIN_REGIME_POINTS);
+  const regimes: Regime[] = starts.map((start, i) => ({ start, end: starts[i + 1] ?? values.length }));
 
   // The opening regimes up to the first MIN_BASELINE_POINTS points; their median shrugs off a short blip.
   const baselineRegimeCount = regimes.findIndex((regime) => regime.end >= MIN_BASELINE_POINTS) + 1;
-  const baselineLevel = median(values.slice(0, regimes[baselineRegimeCount - 1]!.end));
-  // With the level shifts taken out, the spread around each regime's level is the noise. Where the
-  // segmentation has split plain noise into regimes that spread understates it, and the estimate from
-  // first differences, which does not depend on the segmentation, is the floor.
-  const residuals = regimes.flatMap(({ start, end }) => {
-    const level = median(values.slice(start, end));
-    return values.slice(start, end).map((value) => value - level);
-  });
-  const measuredNoise = Math.max(robustSigma(residuals), DIFFERENCE_NOISE_FLOOR * noise);
-  const sigma = measuredNoise * (1 + SMALL_SAMPLE_INFLATION / values.length);
+  const baselineEnd = regimes[baselineRegimeCount - 1]!.end;
+  const baselineLevel = median(values.slice(0, baselineEnd));
+  const sigma = noiseLevel(values, regimes, baselineEnd);
   const shiftFrom = (reference: number, level: number): Shift => {
     const change = Math.abs(level - reference);
     return {
@@ -226,7 +223,7 @@ function analyseSeries(points: readonly Point[], thresholds: Thresholds): Series
   const runs = collectRuns(departures, thresholds, values.length);
   const excursions = runs.map((run, i): Excursion => {
     const from = runs[i - 1]?.end ?? 0;
-    const rampIndex = rampStart(times, standardized, { from, start: run.start, end: run.end }, penalty, run.direction);
+    const rampIndex = rampStart(times, standardized, { from, start: run.start, end: run.end }, run.direction);
     const start = rampIndex ?? run.start;
     const before = values.slice(from, start);
     const baseline = before.length >= MIN_BASELINE_POINTS ? median(before) : baselineLevel;
@@ -237,6 +234,32 @@ function analyseSeries(points: readonly Point[], thresholds: Thresholds): Series
     return { start, end: run.end, baseline, level, ...shiftFrom(baseline, level) };
   });
   return { times, values, excursions };
+}
+
+/**
+ * The noise that shifts are measured in. With the level shifts taken out, the spread around each
+ * regime's level is the noise; where the segmentation has split plain noise into regimes that spread
+ * understates it, so the estimate from first differences, which does not depend on the segmentation,
+ * sets a floor. An incident is often noisier than normal running, which would inflate an estimate over
+ * the whole series, so a baseline long enough to measure gives its own, when that is lower.
+ */
+function noiseLevel(values: readonly number[], regimes: readonly Regime[], baselineEnd: number): number {
+  const overWhole = noiseOver(values, regimes);
+  const baselineRegimes = regimes.filter((regime) => regime.end <= baselineEnd);
+  const overBaseline = baselineEnd >= MIN_NOISE_POINTS ? noiseOver(values, baselineRegimes) : 0;
+  // A perfectly flat baseline (a counter stuck at zero) has no noise to measure a shift in.
+  return overBaseline > 0 ? Math.min(overWhole, overBaseline) : overWhole;
+}
+
+/** Noise over the given regimes, inflated on few points. */
+function noiseOver(values: readonly number[], regimes: readonly Regime[]): number {
+  const end = regimes.at(-1)!.end;
+  const residuals = regimes.flatMap(({ start, end }) => {
+    const level = median(values.slice(start, end));
+    return values.slice(start, end).map((value) => value - level);
+  });
+  const floor = DIFFERENCE_NOISE_FLOOR * differenceNoiseSigma(values.slice(0, end));
+  return Math.max(robustSigma(residuals), floor) * (1 + SMALL_SAMPLE_INFLATION / end);
 }
 
 /**
@@ -285,10 +308,10 @@ function rampStart(
   times: readonly number[],
   values: readonly number[],
   { from, start, end }: { from: number; start: number; end: number },
-  penalty: number,
   direction: Direction,
 ): number | undefined {
   const count = end - from;
+  const penalty = PENALTY_PER_LOG_POINT * Math.log(count);
   if (count < 2 * MIN_REGIME_POINTS + 1) return undefined;
   const span = times[end - 1]! - times[from]! || 1;
   // Time rescaled to [0, 1] keeps the sums of squares well conditioned for epoch-millisecond inputs.

@@ -71,8 +71,9 @@ const blameChain = (board: EvidenceBoard, current: readonly Signal[], start: str
     const scored = callees
       .map((callee) => {
         const own = current.filter((signal) => signal.service === callee);
-        const pointedAt = own.filter((signal) => signal.from === node).reduce((sum, signal) => sum + signal.strength, 0);
-        const failing = own.filter((signal) => signal.from === undefined).reduce((sum, signal) => sum + signal.strength, 0);
+        const pointedAt = own.filter((signal) => signal.kind === 'mentioned' && signal.from === node).reduce((sum, signal) => sum + signal.strength, 0);
+        // Traces see the whole request path, so a failing segment counts whoever the trace started at.
+        const failing = own.filter((signal) => signal.kind !== 'mentioned').reduce((sum, signal) => sum + signal.strength, 0);
         const inTime = onsetOf(callee) <= onsetOf(node) + SAME_TIME_MS;
         return { callee, score: 2 * pointedAt + (inTime ? failing : 0), onset: onsetOf(callee) };
       })
@@ -126,31 +127,53 @@ const categoryFromEvidence = (board: EvidenceBoard, root: string, rootSignals: r
   return root !== symptom ? 'dependency' : 'infrastructure';
 };
 
-const defaultAction = (category: RootCauseCategory, labels: readonly string[], change: Change | undefined): RemediationAction => {
+type Step = FindingDraft['remediation'][number];
+
+/**
+ * What a careful on-call engineer proposes first for a cause of this kind, most urgent first.
+ * Undo a change if there is one; relieve the pressure, then fix; route around what we do not own.
+ */
+const remediationFor = (
+  category: RootCauseCategory,
+  root: string,
+  labels: readonly string[],
+  change: Change | undefined,
+  callerOfRoot: string | undefined,
+  alreadyRestarting: boolean,
+): Step[] => {
+  const step = (action: RemediationAction, target: string, detail: string): Step => ({ action, target, detail });
+  const undo = change ? ` ("${change.summary}")` : '';
   switch (category) {
     case 'deploy':
-      return 'rollback';
+      return [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}.`)];
     case 'config':
     case 'permissions':
-      return 'revert-config';
+      return [step('revert-config', root, `Revert the ${category === 'permissions' ? 'permission' : 'configuration'} change on ${root}${undo}.`)];
     case 'certificate':
-      return 'renew-certificate';
+      return [step('renew-certificate', root, `Renew or replace the expired certificate of ${root}.`)];
     case 'network':
-      return change ? 'revert-config' : 'failover';
+      return change ? [step('revert-config', root, `Revert the network change${undo}.`)] : [step('failover', root, `Move ${root}'s traffic to a healthy path or zone.`)];
     case 'infrastructure':
-      return 'failover';
+      return [step('failover', root, `Fail ${root} over away from the impaired infrastructure.`)];
     case 'traffic':
-      return 'scale';
-    case 'external':
-      return labels.includes('throttling') ? 'limit-traffic' : 'failover';
+      return [step('scale', root, `Add capacity to ${root} for the surge.`)];
+    case 'external': {
+      const via = callerOfRoot ?? root;
+      return [
+        step(labels.includes('throttling') ? 'limit-traffic' : 'failover', via, labels.includes('throttling') ? `Slow ${via}'s calls to ${root} below its rate limit.` : `Fail ${via} over to a fallback for ${root}.`),
+        step('escalate', root, `Open a case with the provider of ${root}.`),
+      ];
+    }
     case 'data':
-      return change?.kind === 'deploy' ? 'rollback' : 'apply-fix';
+      return change?.kind === 'deploy' ? [step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')] : [step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)];
     case 'resource-exhaustion':
-      return labels.includes('disk') ? 'scale' : 'restart';
+      if (labels.includes('disk')) return [step('scale', root, `Add storage to ${root} before it fills.`), step('apply-fix', root, 'Remove what keeps consuming the space.')];
+      if (alreadyRestarting) return [step('scale', root, `Give ${root} headroom (memory or tasks) while the leak is fixed.`), step('apply-fix', root, 'Fix the leak.')];
+      return [step('restart', root, `Restart ${root} to release what it holds.`), step('apply-fix', root, 'Fix the leak of connections, memory or threads.')];
     case 'dependency':
-      return 'restart';
+      return [step('escalate', root, `Escalate to the owners of ${root}.`)];
     case 'none':
-      return 'none';
+      return [];
   }
 };
 
@@ -226,9 +249,10 @@ export const diagnose = (board: EvidenceBoard): Diagnosis => {
   const labels = rootSignals.flatMap((signal) => causesIn(signal.text).map((hit) => hit.label));
 
   const runbook = board.runbooks.filter((candidate) => candidate.service === undefined || candidate.service === root).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
-  const primary = defaultAction(category, labels, suspectChange);
-  const remediation: FindingDraft['remediation'] = [{ action: primary, target: root, detail: actionDetail(primary, root, suspectChange) }];
-  const extra = runbook ? runbookActions(runbook.steps).find((action) => action !== primary && action !== 'escalate' && action !== 'none') : undefined;
+  const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
+  const restarting = rootSignals.some((signal) => /exit code 137|OOMKilled|task .{0,60} stopped|container .{0,30}killed|CrashLoopBackOff|back-off restarting|was restarted/i.test(signal.text));
+  const remediation = remediationFor(category, root, labels, suspectChange, callerOfRoot, restarting);
+  const extra = runbook ? runbookActions(runbook.steps).find((action) => !remediation.some((step) => step.action === action) && action !== 'escalate' && action !== 'none') : undefined;
   if (extra) remediation.push({ action: extra, target: root, detail: `From runbook "${runbook!.title}".` });
 
   const symptoms = anomalies.filter((anomaly) => anomaly.service !== root).sort((a, b) => a.onset - b.onset);
@@ -290,17 +314,6 @@ export const diagnose = (board: EvidenceBoard): Diagnosis => {
       ],
     },
   };
-};
-
-const actionDetail = (action: RemediationAction, target: string, change: Change | undefined): string => {
-  switch (action) {
-    case 'rollback':
-      return change ? `Roll ${target} back to the version before "${change.summary}".` : `Roll ${target} back to its previous version.`;
-    case 'revert-config':
-      return change ? `Revert "${change.summary}" on ${target}.` : `Restore the last known good configuration of ${target}.`;
-    default:
-      return `${action} ${target}.`;
-  }
 };
 
 const noIncident = (board: EvidenceBoard, signals: Signal[], symptom: string | undefined): Diagnosis => {

@@ -59,8 +59,8 @@ const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
     for (const template of mine(lines)) {
       const earlyCount = early.get(template.template) ?? 0;
       const lateCount = late.get(template.template) ?? 0;
-      // Errors that were already there before the trouble, at the same rate, are the service's background noise.
-      const background = template.firstSeen < earlyEnd && lateCount <= Math.max(3 * earlyCount, earlyCount + 2);
+      // Errors there from the start of the evidence, at a steady rate, are the service's background noise.
+      const background = template.firstSeen < window.start + span * 0.1 && lateCount <= Math.max(3 * earlyCount, earlyCount + 2);
       if (background) continue;
       const worst = Math.max(...Object.keys(template.levels).map(severityOf));
       // One stray line is not a failure, unless it is fatal; warnings count only when they repeat.
@@ -155,25 +155,48 @@ export const calleesOf = (services: readonly ServiceNode[], service: string): Se
   return found;
 };
 
-/** A service's errors that name one of its dependencies are evidence against that dependency. */
+/** Words in an error that say which kind of datastore it is about. */
+const datastoreWords: readonly [RegExp, string][] = [
+  [/jdbc|\bsql|postgres|mysql|aurora|mariadb|hikari|psycopg|pgbouncer|connection to server|database|\brds\b/i, 'rds'],
+  [/dynamo/i, 'dynamodb'],
+  [/\bsqs\b|queue/i, 'sqs'],
+  [/\bsns\b|topic/i, 'sns'],
+  [/\bs3\b|bucket/i, 's3'],
+];
+const outboundWords = /<(HOST|URL|IP)_\d+>|upstream|third.?party|provider|vendor|external|partner|https?:\/\//i;
+
+/**
+ * Which dependency a service's error is about: one it names; else, with masked hosts hiding the
+ * name, the only datastore of the kind the error is about, or the only third party on the path
+ * when the error is about an outbound call.
+ */
+const blamedDependencies = (services: readonly ServiceNode[], caller: string, text: string): string[] => {
+  const callees = services.length > 0 ? calleesOf(services, caller) : new Set<string>();
+  const named = [...callees].filter((callee) => new RegExp(`(^|[^a-z0-9-])${escapeRegExp(callee)}([^a-z0-9-]|$)`, 'i').test(text));
+  if (named.length > 0) return named;
+  const direct = services.find((node) => node.name === caller)?.dependsOn ?? [];
+  const kindOf = (name: string) => services.find((node) => node.name === name)?.kind ?? '';
+  const only = (candidates: string[]) => (candidates.length === 1 ? candidates : []);
+  for (const [pattern, kind] of datastoreWords) {
+    const stores = pattern.test(text) ? only(direct.filter((callee) => kindOf(callee) === kind)) : [];
+    if (stores.length > 0) return stores;
+  }
+  return outboundWords.test(text) ? only([...callees].filter((callee) => kindOf(callee) === 'external')) : [];
+};
+
+/** A service's errors that point at one of its dependencies are evidence against that dependency. */
 const mentionSignals = (board: EvidenceBoard, errors: readonly Signal[]): Signal[] => {
   const services = board.services ?? [];
-  return errors.flatMap((signal) => {
-    const callees = services.length > 0 ? calleesOf(services, signal.service) : new Set<string>();
-    const named = [...callees].filter((callee) => new RegExp(`(^|[^a-z0-9-])${escapeRegExp(callee)}([^a-z0-9-]|$)`, 'i').test(signal.text));
-    const externals = [...callees].filter((callee) => services.find((node) => node.name === callee)?.kind === 'external');
-    // Masked hosts hide which third party failed; with a single one on the path, it is that one.
-    const outbound = named.length === 0 && externals.length === 1 && /<(HOST|URL|IP)_\d+>|upstream|third.?party|provider|vendor|external|gateway|partner/i.test(signal.text);
-    const blamed = outbound ? externals : named;
-    return blamed.map((callee) => ({
+  return errors.flatMap((signal) =>
+    blamedDependencies(services, signal.service, signal.text).map((callee) => ({
       ...signal,
       service: callee,
       kind: 'mentioned' as const,
       from: signal.service,
       strength: signal.strength * 0.8,
       description: `${signal.service} reports failures calling ${callee}: ${signal.description}`,
-    }));
-  });
+    })),
+  );
 };
 
 const traceSignals = (board: EvidenceBoard): Signal[] =>

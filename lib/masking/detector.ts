@@ -6,8 +6,6 @@
 export interface DetectorMatch {
   /** The whole matched text. */
   readonly text: string;
-  /** A named group of the detector's own source (undefined when it did not take part in the match). */
-  group(name: string): string | undefined;
   /** Where the match starts in `input`. */
   readonly offset: number;
   readonly input: string;
@@ -49,8 +47,8 @@ export interface Detector {
    */
   readonly wholeValue?: boolean;
   /**
-   * Regex source without flags. Inner groups must be non-capturing or named `<id>Something`,
-   * because all sources share one pattern.
+   * Regex source without flags and without capturing groups: every capture costs a string per
+   * match in the combined scan, so a detector re-reads its own match text instead.
    */
   readonly source: string;
   /**

@@ -87,10 +87,11 @@ const url: Detector = {
   placement: 'punctuatedWord',
   // Scheme and path shape stay (they tell what was called); credentials and host are masked, and
   // the path and query are scanned like any text.
-  source: String.raw`(?<![A-Za-z0-9+.-])(?<urlScheme>[A-Za-z][A-Za-z0-9+.-]{0,30}):\/\/(?<urlRest>[^\s"'<>\\` + '`' + ']*)',
+  source: String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s"'<>\\` + '`' + ']*',
   handle: (match, context) => {
-    const scheme = match.group('urlScheme')!;
-    const [rest, trailing] = splitUrlTrailing(match.group('urlRest')!);
+    const schemeEnd = match.text.indexOf('://');
+    const scheme = match.text.slice(0, schemeEnd);
+    const [rest, trailing] = splitUrlTrailing(match.text.slice(schemeEnd + 3));
     const authorityEnd = rest.search(/[/?#]/);
     const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
     const tail = authorityEnd === -1 ? '' : rest.slice(authorityEnd);

@@ -15,6 +15,16 @@ export interface Leak {
   placeholder?: string;
 }
 
+/** Types whose every value the scan recognises by shape alone, wherever it stands: no need to probe them. */
+const SELF_EVIDENT_TYPES = new Set<string>([
+  PlaceholderType.arn,
+  PlaceholderType.ip,
+  PlaceholderType.email,
+  PlaceholderType.resourceId,
+  PlaceholderType.iamId,
+  PlaceholderType.pod,
+]);
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== 'object' || value === null) return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
@@ -51,7 +61,10 @@ export class Masker {
     this.#map = new PlaceholderMap(state);
     this.#scanner = new Scanner(resolveMaskingOptions(options));
     const lookup = (value: string): MaskEntry | undefined => this.#map.lookup(value);
-    this.#learned = new KnownValueMatcher(lookup, (entry) => !this.#scanner.findsAlone(entry.value));
+    this.#learned = new KnownValueMatcher(
+      lookup,
+      (entry) => !SELF_EVIDENT_TYPES.has(entry.type) && !this.#scanner.findsAlone(entry.value),
+    );
     const map = this.#map;
     const scanner = this.#scanner;
     const context: ScanContext = {

@@ -20,14 +20,9 @@ const PUNCTUATED_WORD_GATE = '(?=[A-Za-z0-9_]*[-.@:/+%])';
  */
 export class Scanner {
   readonly #detectors: readonly Detector[];
-  /** Group number of each detector's outer group, parallel to #detectors. */
+  /** Group number of each detector's group, parallel to #detectors. */
   readonly #detectorGroups: readonly number[];
-  /** Group number of every named group, for `DetectorMatch.group`. */
-  readonly #groupNumbers: ReadonlyMap<string, number>;
   readonly #pattern: RegExp;
-  get debugPattern(): RegExp { return this.#pattern; }
-  get debugDetectors() { return this.#detectors; }
-  get debugGroups() { return this.#detectorGroups; }
 
   constructor(options: ResolvedMaskingOptions) {
     const ordered = [
@@ -52,15 +47,10 @@ export class Scanner {
     const wordAlternatives = [...word.map(group), `${PUNCTUATED_WORD_GATE}(?:${punctuated.map(group).join('|')})`];
     const source = [...anywhere.map(group), `${WORD_GATE}(?:${wordAlternatives.join('|')})`].join('|');
 
+    // Named groups are slow to match (V8 builds a `groups` object per match), so they are only
+    // used to find each detector's group number.
     const numbered = numberGroups(source);
-    const groupNumbers = new Map<string, number>();
-    numbered.names.forEach((name, number) => {
-      if (name === undefined) return;
-      if (groupNumbers.has(name)) throw new Error(`regex group name ${name} is used twice`);
-      groupNumbers.set(name, number);
-    });
-    this.#groupNumbers = groupNumbers;
-    this.#detectorGroups = this.#detectors.map((detector) => groupNumbers.get(detector.id)!);
+    this.#detectorGroups = this.#detectors.map((detector) => numbered.names.indexOf(detector.id));
     this.#pattern = new RegExp(numbered.source, 'g');
   }
 
@@ -88,20 +78,19 @@ export class Scanner {
     if (text === '') return text;
     const detectors = this.#detectors;
     const detectorGroups = this.#detectorGroups;
-    const groupNumbers = this.#groupNumbers;
-    return text.replace(this.#pattern, (...args: unknown[]) => {
-      const matched = args[0] as string;
-      const input = args[args.length - 1] as string;
-      const offset = args[args.length - 2] as number;
+    const match = { text: '', offset: 0, input: text };
+    return text.replace(this.#pattern, function replaceDetection(matched: string) {
       for (let index = 0; index < detectors.length; index += 1) {
-        if (args[detectorGroups[index]!] === undefined) continue;
+        // eslint-disable-next-line prefer-rest-params -- `arguments` avoids copying every group per match
+        if (arguments[detectorGroups[index]!] === undefined) continue;
         const detector = detectors[index]!;
         if (detector.wholeValue) {
           const known = context.known(matched);
           if (known !== undefined) return known;
         }
-        const group = (name: string): string | undefined => args[groupNumbers.get(name) ?? -1] as string | undefined;
-        return detector.handle({ text: matched, group, offset, input }, context);
+        match.text = matched;
+        match.offset = arguments[arguments.length - 2] as number;
+        return detector.handle(match, context);
       }
       return matched;
     });

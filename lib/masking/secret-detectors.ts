@@ -67,14 +67,13 @@ const authScheme: Detector = {
   id: 'authScheme',
   placement: 'word',
   // `Bearer <token>` and `Basic <base64>` wherever they appear (headers, curl lines, logged requests).
-  source: String.raw`(?<authSchemeName>(?<![A-Za-z0-9])(?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|[Dd]igest))(?<authSchemeSpace>[ \t]+)(?<authSchemeValue>[A-Za-z0-9._~+/-]{8,}=*)`,
+  source: String.raw`(?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|[Dd]igest)[ \t]+[A-Za-z0-9._~+/-]{8,}=*`,
   handle: (match, context) => {
-    const name = match.group('authSchemeName')!;
-    const value = match.group('authSchemeValue')!;
+    const [, name = '', space = '', value = ''] = /^(\S+)([ \t]+)(\S*)$/.exec(match.text) ?? [];
     const replacement = looksLikeCredential(value)
       ? context.redact(name.toLowerCase() === 'basic' ? 'basic_auth' : 'bearer_token')
       : context.rescan(value);
-    return `${name}${match.group('authSchemeSpace')!}${replacement}`;
+    return `${name}${space}${replacement}`;
   },
 };
 

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
-import { OfflineAnalyst } from '../../lib/analyst/offline-analyst.ts';
+import { selectModel } from '../model-selection.ts';
 import { loadScenario } from '../scenario-files.ts';
+import { positiveInteger } from './arguments.ts';
 import { DEFAULT_DATA_DIR, investigateScenario, openLocalSession } from '../session.ts';
 
 export const investigateCommand = (setExitCode: (code: number) => void): Command =>
@@ -9,15 +10,14 @@ export const investigateCommand = (setExitCode: (code: number) => void): Command
     .requiredOption('--scenario <fileOrId>', 'a scenario file (sre-scenario/v1) or the id of a bundled scenario')
     .option('--json', 'print one JSON object {id, status, finding, usage} to stdout')
     .option('--data-dir <dir>', 'where DynamoDB Local keeps its data', DEFAULT_DATA_DIR)
-    .option('--max-iterations <n>', 'model turns before the agent must answer', (value) => Number(value), 8)
-    .action(async (options: { scenario: string; json?: boolean; dataDir: string; maxIterations: number }) => {
-      if (!Number.isInteger(options.maxIterations) || options.maxIterations <= 0) {
-        throw new Error('--max-iterations expects a positive whole number');
-      }
+    .option('--max-iterations <n>', 'model turns before the agent must answer', positiveInteger, 8)
+    .option('--provider <name>', 'offline, openai, anthropic or bedrock (default: SRE_AGENT_MODEL_PROVIDER, else offline)')
+    .action(async (options: { scenario: string; json?: boolean; dataDir: string; maxIterations: number; provider?: string }) => {
       const scenario = loadScenario(options.scenario);
+      const model = await selectModel(options.provider);
       const session = await openLocalSession(options.dataDir);
       try {
-        const run = await investigateScenario(session, scenario, new OfflineAnalyst(), {
+        const run = await investigateScenario(session, scenario, model, {
           maxIterations: options.maxIterations,
           onProgress: (line) => process.stderr.write(`${line}\n`),
         });

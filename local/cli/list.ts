@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { DEFAULT_DATA_DIR, openLocalSession } from '../session.ts';
 
-export const listCommand = (_setExitCode: (code: number) => void): Command =>
+export const listCommand = (): Command =>
   new Command('list')
     .description('List investigations, newest first.')
     .option('--json', 'print the investigations as JSON')

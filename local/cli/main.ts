@@ -1,17 +1,12 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { ScenarioError } from '../scenario-files.ts';
+import { evalCommand } from './eval.ts';
 import { investigateCommand } from './investigate.ts';
 import { listCommand } from './list.ts';
 import { transcriptCommand } from './transcript.ts';
 
 /** Exit codes: 0 done, 1 the investigation failed, 2 bad input. */
 export const EXIT = { ok: 0, failed: 1, badInput: 2 } as const;
-
-export const positiveInteger = (value: string): number => {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive whole number');
-  return parsed;
-};
 
 export const main = async (argv: readonly string[]): Promise<number> => {
   let exitCode: number = EXIT.ok;
@@ -22,7 +17,8 @@ export const main = async (argv: readonly string[]): Promise<number> => {
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   program.addCommand(investigateCommand((code) => (exitCode = code)));
   program.addCommand(transcriptCommand((code) => (exitCode = code)));
-  program.addCommand(listCommand((code) => (exitCode = code)));
+  program.addCommand(listCommand());
+  program.addCommand(evalCommand((code) => (exitCode = code)));
   try {
     await program.parseAsync([...argv]);
     return exitCode;

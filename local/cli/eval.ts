@@ -1,0 +1,44 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { evaluateScenario, formatTable, loadScenarioDirectory, summarize, type EvaluationReport, type ScenarioResult } from '../evaluation.ts';
+import { selectModel } from '../model-selection.ts';
+import { BUNDLED_SCENARIOS_DIR } from '../scenario-files.ts';
+import { openLocalSession } from '../session.ts';
+import { positiveInteger } from './arguments.ts';
+
+export const evalCommand = (setExitCode: (code: number) => void): Command =>
+  new Command('eval')
+    .description('Run every scenario in a directory through the local workflow and grade the findings.')
+    .option('--scenarios <dir>', 'a directory of sre-scenario/v1 files', BUNDLED_SCENARIOS_DIR)
+    .option('--provider <name>', 'offline, openai, anthropic or bedrock (default: SRE_AGENT_MODEL_PROVIDER, else offline)')
+    .option('--repeat <n>', 'run each scenario this many times', positiveInteger, 1)
+    .option('--json <file>', 'also write the results as JSON to this file')
+    .option('--data-dir <dir>', 'keep DynamoDB Local data here (default: in memory)')
+    .action(async (options: { scenarios: string; provider?: string; repeat: number; json?: string; dataDir?: string }) => {
+      if (!existsSync(options.scenarios) || !statSync(options.scenarios).isDirectory()) {
+        process.stderr.write(`sre-agent: --scenarios ${options.scenarios} is not a directory\n`);
+        setExitCode(2);
+        return;
+      }
+      const { scenarios, skipped } = loadScenarioDirectory(options.scenarios);
+      for (const { file, problems } of skipped) {
+        process.stderr.write(`skipped ${file}: invalid scenario\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`);
+      }
+      const model = await selectModel(options.provider);
+      const session = await openLocalSession(options.dataDir ?? null);
+      const results: ScenarioResult[] = [];
+      try {
+        for (const scenario of scenarios) {
+          for (let run = 1; run <= options.repeat; run += 1) {
+            const result = await evaluateScenario(session, scenario, model);
+            results.push(result);
+            process.stderr.write(`${result.id}${options.repeat > 1 ? ` #${run}` : ''}: ${result.score.toFixed(2)}${result.error ? ` (error: ${result.error})` : ''}${result.notes ? ` [${result.notes.join('; ')}]` : ''}\n`);
+          }
+        }
+      } finally {
+        await session.close();
+      }
+      const report: EvaluationReport = { scenarios: results, skipped, totals: summarize(results) };
+      process.stdout.write(`${formatTable(report)}\n`);
+      if (options.json) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
+    });
