@@ -1,5 +1,5 @@
 export { detectOnset, detectTransientSpike } from './onset.ts';
-export type { Onset, OnsetOptions, Point, TransientSpike } from './onset.ts';
+export type { Direction, Onset, OnsetOptions, Point, TransientSpike } from './onset.ts';
 export { mineTemplates, normalizedLevel, severityOf, templateOf } from './log-templates.ts';
 export type { LogLine, LogTemplate } from './log-templates.ts';
 export { correlateChanges } from './change-correlation.ts';

@@ -14,17 +14,19 @@ export interface Point {
   v: number;
 }
 
+export type Direction = 'up' | 'down';
+
 export interface Onset {
   /** Epoch ms of the first point of the new regime. */
   at: number;
   direction: Direction;
   /** Median of the points before the onset (back to the previous excursion, if any). */
   baseline: number;
-  /** Median of the points from the onset to the end of the excursion. */
+  /** Median of the points from the onset to the end of the excursion; for a ramp, of its last quarter. */
   level: number;
   /** |level - baseline| / max(|baseline|, noise sigma). */
   relativeChange: number;
-  /** |level - baseline| in robust noise sigmas; comparable across series. */
+  /** |level - baseline| in robust sigmas of the baseline's noise; comparable across series. */
   score: number;
   /** Epoch ms of the first point back at the baseline, when the excursion ended before the series did. */
   recoveredAt?: number;
@@ -39,14 +41,14 @@ export interface TransientSpike {
   peak: number;
   direction: Direction;
   baseline: number;
-  /** |median of the spike - baseline| in robust noise sigmas. */
+  /** |median of the spike - baseline| in robust sigmas of the baseline's noise. */
   score: number;
 }
 
 export interface OnsetOptions {
   /** Smallest |level - baseline| / max(|baseline|, noise), default 0.1. */
   minRelativeChange?: number;
-  /** Smallest shift in robust noise sigmas, default 4. */
+  /** Smallest shift in robust sigmas of the baseline's noise, default 4. */
   minScore?: number;
 }
 
@@ -79,8 +81,6 @@ const TRANSIENT_MAX_SHARE = 0.1;
  */
 const CONTINUATION_SHARE = 0.5;
 
-type Direction = 'up' | 'down';
-
 interface Shift {
   direction: Direction;
   /** In robust noise sigmas. */
@@ -98,10 +98,7 @@ interface Regime {
 interface Departure extends Regime, Shift {}
 
 /** Regimes departing from the baseline in one direction, before the excursion is measured. */
-interface Run {
-  start: number;
-  /** Exclusive. */
-  end: number;
+interface Run extends Regime {
   direction: Direction;
 }
 
@@ -237,11 +234,9 @@ function analyseSeries(points: readonly Point[], thresholds: Thresholds): Series
 }
 
 /**
- * The noise that shifts are measured in. With the level shifts taken out, the spread around each
- * regime's level is the noise; where the segmentation has split plain noise into regimes that spread
- * understates it, so the estimate from first differences, which does not depend on the segmentation,
- * sets a floor. An incident is often noisier than normal running, which would inflate an estimate over
- * the whole series, so a baseline long enough to measure gives its own, when that is lower.
+ * The noise that shifts are measured in. An incident is often noisier than normal running, which would
+ * inflate an estimate over the whole series, so a baseline long enough to measure gives its own when
+ * that is lower.
  */
 function noiseLevel(values: readonly number[], regimes: readonly Regime[], baselineEnd: number): number {
   const overWhole = noiseOver(values, regimes);
@@ -251,15 +246,20 @@ function noiseLevel(values: readonly number[], regimes: readonly Regime[], basel
   return overBaseline > 0 ? Math.min(overWhole, overBaseline) : overWhole;
 }
 
-/** Noise over the given regimes, inflated on few points. */
+/**
+ * Noise over the leading regimes given, inflated on few points. With the level shifts taken out, the
+ * spread around each regime's level is the noise. Where the segmentation has split plain noise into
+ * regimes, that spread understates it; the estimate from first differences, which does not depend on
+ * the segmentation, is then the floor.
+ */
 function noiseOver(values: readonly number[], regimes: readonly Regime[]): number {
-  const end = regimes.at(-1)!.end;
+  const covered = regimes.at(-1)!.end;
   const residuals = regimes.flatMap(({ start, end }) => {
     const level = median(values.slice(start, end));
     return values.slice(start, end).map((value) => value - level);
   });
-  const floor = DIFFERENCE_NOISE_FLOOR * differenceNoiseSigma(values.slice(0, end));
-  return Math.max(robustSigma(residuals), floor) * (1 + SMALL_SAMPLE_INFLATION / end);
+  const floor = DIFFERENCE_NOISE_FLOOR * differenceNoiseSigma(values.slice(0, covered));
+  return Math.max(robustSigma(residuals), floor) * (1 + SMALL_SAMPLE_INFLATION / covered);
 }
 
 /**
@@ -299,10 +299,11 @@ function collectRuns(departures: readonly Departure[], thresholds: Thresholds, l
 }
 
 /**
- * Where a steady rise or fall that becomes an excursion at `start` really began (searching back to `from`),
- * or undefined when a step explains values[from, end) at least as well. A leak crosses any threshold well after it begins;
- * fitting "flat, then a straight line" (a hinge) finds the bend. The hinge must beat the best single step
- * by the segmentation penalty, so that a noisy step is not mistaken for a ramp.
+ * Where a steady rise or fall that becomes an excursion at `start` really began (searching back as far
+ * as `from`), or undefined when a step explains values[from, end) at least as well. A leak crosses any
+ * threshold well after it begins; fitting "flat, then a straight line" (a hinge) finds the bend. The
+ * hinge must beat the best single step by the segmentation penalty, so that a noisy step is not
+ * mistaken for a ramp.
  */
 function rampStart(
   times: readonly number[],
@@ -311,7 +312,6 @@ function rampStart(
   direction: Direction,
 ): number | undefined {
   const count = end - from;
-  const penalty = PENALTY_PER_LOG_POINT * Math.log(count);
   if (count < 2 * MIN_REGIME_POINTS + 1) return undefined;
   const span = times[end - 1]! - times[from]! || 1;
   // Time rescaled to [0, 1] keeps the sums of squares well conditioned for epoch-millisecond inputs.
@@ -354,7 +354,8 @@ function rampStart(
     const error = spreadY - (covariance * covariance) / varianceX;
     if (!bestHinge || error < bestHinge.error) bestHinge = { index: first, error };
   }
-  // Likelihood ratio of the two fits with the noise variance unknown: heavier noise demands a bigger win.
-  const hingeWins = bestHinge && count * Math.log(bestStepError / Math.max(bestHinge.error, 0)) > penalty;
-  return hingeWins ? bestHinge!.index : undefined;
+  if (!bestHinge) return undefined;
+  // The likelihood ratio of the two fits with the noise unknown, so heavier noise demands a bigger win.
+  const logLikelihoodRatio = count * Math.log(bestStepError / Math.max(bestHinge.error, 0));
+  return logLikelihoodRatio > PENALTY_PER_LOG_POINT * Math.log(count) ? bestHinge.index : undefined;
 }

@@ -80,7 +80,7 @@ export function rankRootCandidates(
       EARLINESS_WEIGHT * earliness +
       (maxSeverity > 0 ? (SEVERITY_WEIGHT * Math.max(0, anomaly.severity)) / maxSeverity : 0);
     const reason = reasonFor(anomaly, {
-      earliest: anomaly.onset === earliest,
+      earliest: Number.isFinite(anomaly.onset) && anomaly.onset === earliest,
       inGraph: inGraph.has(anomaly.service),
       causes,
       explained,
@@ -124,10 +124,16 @@ function byOnsetThenName(a: ServiceAnomaly, b: ServiceAnomaly): number {
   return a.onset - b.onset || compareText(a.service, b.service);
 }
 
-function reasonFor(
-  anomaly: ServiceAnomaly,
-  context: { earliest: boolean; inGraph: boolean; causes: readonly ServiceAnomaly[]; explained: readonly ServiceAnomaly[] },
-): string {
+interface ReasonContext {
+  earliest: boolean;
+  inGraph: boolean;
+  /** Anomalous dependencies that went bad no later than this service, earliest first. */
+  causes: readonly ServiceAnomaly[];
+  /** Anomalous services depending on this one that went bad no earlier, earliest first. */
+  explained: readonly ServiceAnomaly[];
+}
+
+function reasonFor(anomaly: ServiceAnomaly, context: ReasonContext): string {
   const when = context.earliest ? `earliest anomaly (${clock(anomaly.onset)})` : `anomaly at ${clock(anomaly.onset)}`;
   const firstCause = context.causes[0];
   if (firstCause) {

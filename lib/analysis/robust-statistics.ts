@@ -32,7 +32,8 @@ export function robustSigma(values: readonly number[]): number {
   const deviations = values.map((value) => Math.abs(value - center));
   const mad = median(deviations);
   if (mad === 0) {
-    return (MEAN_ABSOLUTE_DEVIATION_TO_SIGMA * deviations.reduce((sum, deviation) => sum + deviation, 0)) / deviations.length;
+    const meanDeviation = deviations.reduce((sum, deviation) => sum + deviation, 0) / deviations.length;
+    return MEAN_ABSOLUTE_DEVIATION_TO_SIGMA * meanDeviation;
   }
   const inliers = deviations.filter((deviation) => deviation <= TRIM_SIGMAS * MAD_TO_SIGMA * mad);
   const meanSquare = inliers.reduce((sum, deviation) => sum + deviation * deviation, 0) / inliers.length;

@@ -18,7 +18,9 @@ const MAX_EXACT_VALUES = 400;
  * Every segment has at least `minLength` values.
  */
 export function segmentByMean(values: readonly number[], penaltyPerLog: number, minLength: number): number[] {
-  if (values.length <= MAX_EXACT_VALUES) return optimalPartition(values, penaltyPerLog * Math.log(values.length), minLength);
+  if (values.length <= MAX_EXACT_VALUES) {
+    return optimalPartition(values, penaltyPerLog * Math.log(values.length), minLength);
+  }
 
   const bucket = Math.ceil(values.length / MAX_EXACT_VALUES);
   const medians: number[] = [];
@@ -90,7 +92,8 @@ function optimalPartition(values: readonly number[], penalty: number, minLength:
       }
     }
     for (const start of candidates) {
-      if (droppedFrom[start] === n + 1 && best[start]! + cost(start, end) > best[end]!) droppedFrom[start] = end + minLength;
+      const hopeless = best[start]! + cost(start, end) > best[end]!;
+      if (hopeless && droppedFrom[start] === n + 1) droppedFrom[start] = end + minLength;
     }
   }
 
