@@ -15,7 +15,7 @@ export const causePatterns: readonly { category: RootCauseCategory; pattern: Reg
   { category: 'resource-exhaustion', label: 'threads', pattern: /too many open files|EMFILE|thread pool (exhausted|full)|file descriptors|worker pool|RejectedExecution|ulimit/i },
   { category: 'traffic', label: 'throttling', pattern: /throttl|Rate exceeded|ProvisionedThroughputExceeded|TooManyRequests|\b429\b|concurrency limit|ReservedConcurrency|limit exceeded|request limit|RequestLimitExceeded|SlowDown|load shedding/i },
   { category: 'data', label: 'bad data', pattern: /corrupt|checksum|invalid (record|payload|data|message|json)|malformed|deserializ|parse error|failed to parse|schema (mismatch|violation)|NaN|mismatch|poison|unexpected null|constraint violation|duplicate key|negative (amount|total|price|quantity)|data integrity|inconsistent/i },
-  { category: 'infrastructure', label: 'AWS infrastructure', pattern: /availability zone|\bAZ\b|us-[a-z]+-\d[a-z]\b|EBS|volume (impaired|degraded)|hardware|host (retirement|degrad)|instance status check|system status check|impaired|AWS Health|service event|underlying host|degraded performance/i },
+  { category: 'infrastructure', label: 'AWS infrastructure', pattern: /volume ?queue|iowait|i\/o (stall|wait)|hung task|blocked for more than|disk (stall|latency)|availability zone|\bAZ\b|us-[a-z]+-\d[a-z]\b|EBS|volume (impaired|degraded)|hardware|host (retirement|degrad)|instance status check|system status check|impaired|AWS Health|service event|underlying host|degraded performance/i },
   { category: 'config', label: 'configuration', pattern: /config(uration)?|feature flag|misconfigur|invalid (setting|parameter|value)|missing (env|environment|setting|parameter)|property .* not set|unknown option/i },
 ];
 
@@ -32,14 +32,16 @@ const changeCategories: Readonly<Record<string, RootCauseCategory>> = {
   deploy: 'deploy',
   config: 'config',
   'feature-flag': 'config',
-  scaling: 'config',
   iam: 'permissions',
   certificate: 'certificate',
   network: 'network',
   infrastructure: 'infrastructure',
 };
 
-/** A change of this kind, just before the trouble, is a cause of this category. */
+/**
+ * A change of this kind, just before the trouble, is a cause of this category. Scaling is left out:
+ * it is almost always the platform reacting to the trouble, not causing it.
+ */
 export const categoryOfChange = (kind: string): RootCauseCategory | undefined => changeCategories[kind];
 
 /** Words in runbook steps that name a remediation action. */

@@ -63,17 +63,26 @@ const SAME_TIME_MS = 2 * 60_000;
  * failure best explains the current service's (named in its errors or traces, or failing no later
  * than it) is the next link. The last link is where the fault originates.
  */
-const blameChain = (board: EvidenceBoard, current: readonly Signal[], start: string, onsetOf: (service: string) => number): string[] => {
+const blameChain = (
+  board: EvidenceBoard,
+  current: readonly Signal[],
+  start: string,
+  onsetOf: (service: string) => number,
+  visited: readonly string[] = [],
+): string[] => {
   const chain = [start];
   for (;;) {
     const node = chain.at(-1)!;
-    const callees = (board.services?.find((service) => service.name === node)?.dependsOn ?? []).filter((callee) => !chain.includes(callee));
+    const callees = (board.services?.find((service) => service.name === node)?.dependsOn ?? []).filter(
+      (callee) => !chain.includes(callee) && !visited.includes(callee),
+    );
     const scored = callees
       .map((callee) => {
         const own = current.filter((signal) => signal.service === callee);
         const pointedAt = own.filter((signal) => signal.kind === 'mentioned' && signal.from === node).reduce((sum, signal) => sum + signal.strength, 0);
-        // Traces see the whole request path, so a failing segment counts whoever the trace started at.
-        const failing = own.filter((signal) => signal.kind !== 'mentioned').reduce((sum, signal) => sum + signal.strength, 0);
+        // Traces see the whole request path, so a failing segment counts whoever the trace started at;
+        // a dependency that is only a little slower or busier is not why its caller fails.
+        const failing = own.filter((signal) => signal.kind !== 'mentioned' && signal.substantial).reduce((sum, signal) => sum + signal.strength, 0);
         const inTime = onsetOf(callee) <= onsetOf(node) + SAME_TIME_MS;
         return { callee, score: 2 * pointedAt + (inTime ? failing : 0), onset: onsetOf(callee) };
       })
@@ -106,8 +115,8 @@ const clientToBlame = (
     }))
     .filter(({ strength }) => strength >= 0.3)
     .sort((a, b) => b.strength - a.strength || a.client.localeCompare(b.client));
-  if (early[0]) return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset + 60_000) };
-  const change = suspectChangeFor(board.changes, new Set(clients), resourceOnset + 60_000);
+  if (early[0]) return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset) };
+  const change = suspectChangeFor(board.changes, new Set(clients), resourceOnset);
   return change && resourceOnset - change.at <= CLOSE_CHANGE_MS ? { service: change.service, change } : undefined;
 };
 
@@ -220,25 +229,45 @@ export const diagnose = (board: EvidenceBoard): Diagnosis => {
   let root = chain.at(-1)!;
   const troubleStarts = Math.min(...anomalies.map((anomaly) => anomaly.onset));
 
-  // The deepest link with a change just before the trouble explains it better than a link below it
-  // that only reacted (a database rejecting the queries of a client that just deployed).
+  // Which change explains the trouble: the root's own, a caller's that came right before both
+  // broke together (a database rejecting the queries of a client that just deployed), or any link's
+  // whose kind is what the errors complain about (AccessDenied after an IAM change). A provider's
+  // infrastructure notice counts even when it was posted after the impact began.
+  const evidenceCategories = new Set(current.filter((signal) => chain.includes(signal.service)).flatMap((signal) => causesIn(signal.text).map((hit) => hit.category)));
+  const rootOnsetBefore = onsetOf(root);
+  const infrastructureNotice = board.changes.find(
+    (change) => change.kind === 'infrastructure' && chain.includes(change.service) && change.at >= rootOnsetBefore - CLOSE_CHANGE_MS,
+  );
   let suspectChange: Change | undefined;
-  for (const link of [...chain].reverse()) {
-    const change = suspectChangeFor(board.changes, new Set([link]), onsetOf(root) + 60_000);
-    const reactedTogether = onsetOf(link) <= onsetOf(root) + SAME_TIME_MS;
-    if (change && (link === root || (reactedTogether && onsetOf(root) - change.at <= TRIGGERING_CHANGE_MS))) {
-      root = link;
-      suspectChange = change;
-      break;
+  if (infrastructureNotice) {
+    root = infrastructureNotice.service;
+    suspectChange = infrastructureNotice;
+  } else {
+    const explanations = chain.flatMap((link) => {
+      const change = suspectChangeFor(board.changes, new Set([link]), rootOnsetBefore);
+      if (!change) return [];
+      const lead = rootOnsetBefore - change.at;
+      const matchesEvidence = evidenceCategories.has(categoryOfChange(change.kind)!);
+      const reactedTogether = onsetOf(link) <= rootOnsetBefore + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS;
+      if (link !== root && !reactedTogether && !(matchesEvidence && lead <= CLOSE_CHANGE_MS)) return [];
+      return [{ link, change, weight: (matchesEvidence ? 2 : 0) + (1 - Math.max(lead, 0) / CHANGE_WINDOW_MS) + (link === root ? 0.5 : 0) }];
+    });
+    const best = explanations.sort((a, b) => b.weight - a.weight)[0];
+    if (best) {
+      root = best.link;
+      suspectChange = best.change;
     }
   }
 
-  // A saturated shared resource is usually the victim of one of its clients.
+  // A saturated shared resource is usually the victim of one of its clients; and a client can
+  // itself be held up by another dependency, so the chain goes on from it.
   if (!suspectChange && sharedResourceKinds.has(kindOf(board, root) ?? '')) {
     const culprit = clientToBlame(board, signals, root, onsetOf);
     if (culprit) {
-      root = culprit.service;
-      suspectChange = culprit.change;
+      const onward = blameChain(board, current, culprit.service, onsetOf, chain);
+      chain.push(...onward);
+      root = onward.at(-1)!;
+      suspectChange = root === culprit.service ? culprit.change : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
     }
   }
 
@@ -256,15 +285,19 @@ export const diagnose = (board: EvidenceBoard): Diagnosis => {
   if (extra) remediation.push({ action: extra, target: root, detail: `From runbook "${runbook!.title}".` });
 
   const symptoms = anomalies.filter((anomaly) => anomaly.service !== root).sort((a, b) => a.onset - b.onset);
+  const context = board.changes.filter((change) => change.kind === 'other' && change.at <= rootOnset && rootOnset - change.at <= CHANGE_WINDOW_MS);
   const firstError = quoteOf(rootSignals, 'errors') ?? quoteOf(rootSignals, 'mentioned');
   const firstMetric = quoteOf(rootSignals, 'metric');
   const demand = quoteOf(rootSignals, 'demand');
+  const drifts = rootSignals.filter((signal) => signal.kind === 'trend').slice(0, 3);
   const summaryParts = [
     `${root} is where the fault starts (${category}).`,
     suspectChange && `A ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${suspectChange.summary}") came just before the trouble.`,
     firstError && `First errors: ${firstError.description}.`,
     firstMetric && `${firstMetric.description}.`,
-    demand && `Demand: ${demand.description}.`,
+    demand && `Demand surge: ${demand.description}.`,
+    drifts.length > 0 && `Building up at the same time: ${drifts.map((signal) => signal.description).join('; ')}.`,
+    category === 'traffic' && context.length > 0 && `Changes just before the surge: ${context.map((change) => `${change.service} at ${iso(change.at)} ("${change.summary}")`).join('; ')}.`,
     symptoms.length > 0 && `Then ${symptoms.map((anomaly) => `${anomaly.service} (from ${iso(anomaly.onset)})`).join(', ')} failed as a consequence.`,
     labels.length > 0 && `The evidence points at ${[...new Set(labels)].join(', ')}.`,
   ].filter(Boolean);

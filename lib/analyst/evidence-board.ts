@@ -22,6 +22,8 @@ const series = z.object({
   namespace: z.string().optional(),
   dimensions: z.record(z.string(), z.string()).optional(),
   unit: z.string().optional(),
+  stat: z.string().optional(),
+  periodSeconds: z.number().optional(),
   points: z.array(z.tuple([z.string(), z.number()])),
 });
 const traceSummary = z.object({
@@ -147,7 +149,7 @@ export const readEvidence = (messages: readonly ChatMessage[]): EvidenceBoard =>
         break;
       case 'get_metrics':
         for (const item of listOf(series, data.series)) {
-          const key = `${item.service}|${item.name}|${canonical(item.dimensions ?? {})}`;
+          const key = `${item.service}|${item.name}|${canonical(item.dimensions ?? {})}|${item.stat ?? ''}|${item.periodSeconds ?? ''}`;
           if (seenSeries.has(key)) continue;
           seenSeries.add(key);
           board.series.push({ ...item, ref });

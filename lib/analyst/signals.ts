@@ -1,4 +1,5 @@
 import { detectOnset, detectTransientSpike, type Onset } from '../analysis/onset.ts';
+import { fitTrend, hoursToLimit } from '../analysis/trend.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { isBadShift, meaningOf } from './metric-semantics.ts';
@@ -6,7 +7,7 @@ import { isBadShift, meaningOf } from './metric-semantics.ts';
 /** One thing that went wrong (or moved) at one service, with the evidence ref that shows it. */
 export interface Signal {
   service: string;
-  kind: 'errors' | 'metric' | 'mentioned' | 'trace' | 'alarm' | 'demand' | 'transient';
+  kind: 'errors' | 'metric' | 'mentioned' | 'trace' | 'alarm' | 'demand' | 'transient' | 'trend';
   at: number;
   strength: number;
   ongoing: boolean;
@@ -103,12 +104,55 @@ const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onse
   return onset.relativeChange >= 0.5;
 };
 
+/** Within this many hours of running out, a steady decline is an incident in the making. */
+const EXHAUSTION_HORIZON_HOURS = 48;
+
+/** Free space or memory falling steadily, or a utilization climbing toward 100%: when will it run out? */
+const exhaustionOf = (series: EvidenceBoard['series'][number], points: { t: number; v: number }[]): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
+  const trend = fitTrend(points);
+  if (!trend) return undefined;
+  const meaning = meaningOf(series.name);
+  const percent = /percent|utili[sz]ation/i.test(`${series.name} ${series.unit ?? ''}`);
+  const hours =
+    meaning === 'bad-down' && /free|available/i.test(series.name)
+      ? hoursToLimit(trend, { floor: 0 })
+      : meaning === 'bad-up' && percent
+        ? hoursToLimit(trend, { ceiling: 100 })
+        : undefined;
+  if (hours === undefined || hours > EXHAUSTION_HORIZON_HOURS) return undefined;
+  return {
+    kind: 'metric',
+    at: trend.from,
+    strength: Math.min(1, trend.r2),
+    ongoing: true,
+    substantial: true,
+    description: `${series.name} at ${series.service} is ${trend.slopePerHour < 0 ? 'falling' : 'rising'} steadily (${round(trend.first)} to ${round(trend.last)} since ${iso(trend.from)}); at this rate it is exhausted in about ${hours.toFixed(1)} hours`,
+  };
+};
+
+/** A bad metric drifting steadily the wrong way: no incident by itself, but it says what is building up. */
+const steadyDrift = (series: EvidenceBoard['series'][number], points: { t: number; v: number }[]): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
+  const trend = fitTrend(points);
+  if (!trend || trend.r2 < 0.9 || Math.abs(trend.last - trend.first) < 0.05 * Math.max(Math.abs(trend.first), 1e-9)) return undefined;
+  if (!isBadShift(series.name, trend.slopePerHour > 0 ? 'up' : 'down')) return undefined;
+  return {
+    kind: 'trend',
+    at: trend.from,
+    strength: 0,
+    ongoing: true,
+    substantial: false,
+    description: `${series.name} at ${series.service} ${trend.slopePerHour > 0 ? 'rising' : 'falling'} steadily from ${round(trend.first)} to ${round(trend.last)} since ${iso(trend.from)}`,
+  };
+};
+
 const metricSignals = (board: EvidenceBoard): Signal[] =>
   board.series.flatMap((series): Signal[] => {
     const points = series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
     const onset = detectOnset(points);
     const label = `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
     const base = { service: series.service, ref: series.ref, text: label };
+    const exhaustion = exhaustionOf(series, points);
+    if (exhaustion) return [{ ...base, ...exhaustion }];
     if (onset) {
       const change = `${series.name} at ${series.service} went ${onset.direction} from ${round(onset.baseline)} to ${round(onset.level)} at ${iso(onset.at)}${onset.recoveredAt ? `, back by ${iso(onset.recoveredAt)}` : ''}`;
       const common = { ...base, at: onset.at, strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined, description: change };
@@ -119,6 +163,8 @@ const metricSignals = (board: EvidenceBoard): Signal[] =>
       if (meaningOf(series.name) === 'demand' && onset.direction === 'up') return [{ ...common, kind: 'demand', substantial: false }];
       return [];
     }
+    const trend = steadyDrift(series, points);
+    if (trend) return [{ ...base, ...trend }];
     const spike = detectTransientSpike(points);
     if (spike && isBadShift(series.name, spike.direction)) {
       return [{
@@ -239,4 +285,4 @@ export const collectSignals = (board: EvidenceBoard): Signal[] => {
 };
 
 /** Signals that say something is broken (not demand, not a recovered blip). */
-export const isFault = (signal: Signal): boolean => signal.kind !== 'demand' && signal.kind !== 'transient' && signal.kind !== 'alarm';
+export const isFault = (signal: Signal): boolean => signal.kind !== 'demand' && signal.kind !== 'transient' && signal.kind !== 'alarm' && signal.kind !== 'trend';
