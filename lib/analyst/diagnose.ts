@@ -105,16 +105,20 @@ const clientToBlame = (
 ): { service: string; change?: Change } | undefined => {
   const resourceOnset = onsetOf(resource);
   const clients = callersOf(board, resource);
+  const earlyFaults = (client: string) =>
+    signals.filter(
+      (signal) => signal.service === client && signal.ongoing && signal.at <= resourceOnset + SAME_TIME_MS && (isFault(signal) || signal.kind === 'demand'),
+    );
+  // A client whose errors name another client as the source of its input is that client's victim.
+  const namedByOtherClients = (client: string) => earlyFaults(client).filter((signal) => signal.kind === 'mentioned' && clients.includes(signal.from ?? ''));
   const early = clients
     .map((client) => ({
       client,
-      strength: signals
-        .filter((signal) => signal.service === client && signal.ongoing && signal.from === undefined && (isFault(signal) || signal.kind === 'demand'))
-        .filter((signal) => signal.at <= resourceOnset + SAME_TIME_MS)
-        .reduce((sum, signal) => sum + signal.strength, 0),
+      named: namedByOtherClients(client).length > 0,
+      strength: earlyFaults(client).reduce((sum, signal) => sum + signal.strength, 0),
     }))
     .filter(({ strength }) => strength >= 0.3)
-    .sort((a, b) => b.strength - a.strength || a.client.localeCompare(b.client));
+    .sort((a, b) => Number(b.named) - Number(a.named) || b.strength - a.strength || a.client.localeCompare(b.client));
   if (early[0]) return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset) };
   const change = suspectChangeFor(board.changes, new Set(clients), resourceOnset);
   return change && resourceOnset - change.at <= CLOSE_CHANGE_MS ? { service: change.service, change } : undefined;
@@ -149,6 +153,7 @@ const remediationFor = (
   change: Change | undefined,
   callerOfRoot: string | undefined,
   alreadyRestarting: boolean,
+  carrier: string | undefined,
 ): Step[] => {
   const step = (action: RemediationAction, target: string, detail: string): Step => ({ action, target, detail });
   const undo = change ? ` ("${change.summary}")` : '';
@@ -173,8 +178,12 @@ const remediationFor = (
         step('escalate', root, `Open a case with the provider of ${root}.`),
       ];
     }
-    case 'data':
-      return change?.kind === 'deploy' ? [step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')] : [step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)];
+    case 'data': {
+      const held = carrier ? [step('apply-fix', carrier, `Move the bad messages out of ${carrier} (to a dead-letter queue) so processing resumes.`)] : [];
+      return change?.kind === 'deploy'
+        ? [...held, step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')]
+        : [...held, step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)];
+    }
     case 'resource-exhaustion':
       if (labels.includes('disk')) return [step('scale', root, `Add storage to ${root} before it fills.`), step('apply-fix', root, 'Remove what keeps consuming the space.')];
       if (alreadyRestarting) return [step('scale', root, `Give ${root} headroom (memory or tasks) while the leak is fixed.`), step('apply-fix', root, 'Fix the leak.')];
@@ -280,7 +289,8 @@ export const diagnose = (board: EvidenceBoard): Diagnosis => {
   const runbook = board.runbooks.filter((candidate) => candidate.service === undefined || candidate.service === root).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
   const restarting = rootSignals.some((signal) => /exit code 137|OOMKilled|task .{0,60} stopped|container .{0,30}killed|CrashLoopBackOff|back-off restarting|was restarted/i.test(signal.text));
-  const remediation = remediationFor(category, root, labels, suspectChange, callerOfRoot, restarting);
+  const carrier = chain.find((link) => link !== root && ['sqs', 'sns', 'kinesis'].includes(kindOf(board, link) ?? ''));
+  const remediation = remediationFor(category, root, labels, suspectChange, callerOfRoot, restarting, carrier);
   const extra = runbook ? runbookActions(runbook.steps).find((action) => !remediation.some((step) => step.action === action) && action !== 'escalate' && action !== 'none') : undefined;
   if (extra) remediation.push({ action: extra, target: root, detail: `From runbook "${runbook!.title}".` });
 

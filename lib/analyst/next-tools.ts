@@ -7,8 +7,11 @@ export interface PlannedCall {
   arguments: Record<string, unknown>;
 }
 
-/** How far back the analyst looks, in minutes: long enough to see the baseline before the trouble. */
-const LOOKBACK_MINUTES = 240;
+/**
+ * How far back the analyst looks, in minutes: for an alert, long enough to see the baseline before
+ * it fired; for a question or a sweep, which may be about yesterday, two days.
+ */
+const lookbackMinutes = (brief: string): number => (/CloudWatch alarm "|PagerDuty event/.test(brief) ? 240 : 48 * 60);
 
 /**
  * The next tool calls: first a broad survey, then the full logs of the suspects, then the
@@ -16,6 +19,7 @@ const LOOKBACK_MINUTES = 240;
  */
 export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined, tools: readonly ToolSpec[]): PlannedCall[] => {
   const offered = new Set(tools.map((tool) => tool.name));
+  const lookback = lookbackMinutes(board.brief);
   const fresh = (calls: PlannedCall[]) =>
     calls.filter((call) => offered.has(call.name) && !board.asked.has(fingerprint(call.name, call.arguments)));
 
@@ -23,20 +27,31 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
     { name: 'list_alarms', arguments: {} },
     { name: 'get_dependencies', arguments: {} },
     { name: 'list_changes', arguments: { sinceMinutes: 24 * 60 } },
-    { name: 'query_logs', arguments: { minLevel: 'WARN', sinceMinutes: LOOKBACK_MINUTES, limit: 200 } },
-    { name: 'get_metrics', arguments: { sinceMinutes: LOOKBACK_MINUTES } },
-    { name: 'get_traces', arguments: { sinceMinutes: LOOKBACK_MINUTES } },
+    { name: 'query_logs', arguments: { minLevel: 'WARN', sinceMinutes: lookback, limit: 200 } },
+    { name: 'get_metrics', arguments: { sinceMinutes: lookback } },
+    { name: 'get_traces', arguments: { sinceMinutes: lookback } },
   ]);
   if (board.asked.size === 0) return survey;
   if (!diagnosis) return [];
 
-  const suspects = [...new Set([diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom].filter((service): service is string => !!service))];
+  // With no clear incident yet, whatever misbehaved at all, even briefly, deserves a closer look.
+  const troubled = [...diagnosis.signals]
+    .filter((signal) => signal.kind !== 'alarm' && signal.kind !== 'trend' && signal.kind !== 'demand')
+    .sort((a, b) => b.strength - a.strength)
+    .map((signal) => signal.service);
+  const suspects = [
+    ...new Set(
+      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
+        (service): service is string => !!service,
+      ),
+    ),
+  ];
   const knownServices = new Set((board.services ?? []).map((service) => service.name));
   const deepDive = fresh(
     suspects
       .filter((service) => knownServices.size === 0 || knownServices.has(service))
       .filter(() => !board.unavailable.has('query_logs'))
-      .map((service) => ({ name: 'query_logs', arguments: { service, minLevel: 'INFO', sinceMinutes: LOOKBACK_MINUTES, limit: 200 } })),
+      .map((service) => ({ name: 'query_logs', arguments: { service, minLevel: 'INFO', sinceMinutes: lookback, limit: 200 } })),
   );
   if (deepDive.length > 0) return deepDive;
 

@@ -211,6 +211,16 @@ const datastoreWords: readonly [RegExp, string][] = [
 ];
 const outboundWords = /<(HOST|URL|IP)_\d+>|upstream|third.?party|provider|vendor|external|partner|https?:\/\//i;
 
+const sharedKinds = new Set(['sqs', 'sns', 's3', 'dynamodb', 'kinesis']);
+
+/** Services that use the same queue, topic, bucket or table as `service`: producers and consumers of its input. */
+const coClientsOf = (services: readonly ServiceNode[], service: string): Set<string> => {
+  const shared = (services.find((node) => node.name === service)?.dependsOn ?? []).filter((name) =>
+    sharedKinds.has(services.find((node) => node.name === name)?.kind ?? ''),
+  );
+  return new Set(services.filter((node) => node.name !== service && node.dependsOn.some((name) => shared.includes(name))).map((node) => node.name));
+};
+
 /**
  * Which dependency a service's error is about: one it names; else, with masked hosts hiding the
  * name, the only datastore of the kind the error is about, or the only third party on the path
@@ -218,8 +228,13 @@ const outboundWords = /<(HOST|URL|IP)_\d+>|upstream|third.?party|provider|vendor
  */
 const blamedDependencies = (services: readonly ServiceNode[], caller: string, text: string): string[] => {
   const callees = services.length > 0 ? calleesOf(services, caller) : new Set<string>();
-  const named = [...callees].filter((callee) => new RegExp(`(^|[^a-z0-9-])${escapeRegExp(callee)}([^a-z0-9-]|$)`, 'i').test(text));
+  const names = (candidates: Iterable<string>) =>
+    [...candidates].filter((name) => name !== caller && new RegExp(`(^|[^a-z0-9-])${escapeRegExp(name)}([^a-z0-9-]|$)`, 'i').test(text));
+  const named = names(callees);
   if (named.length > 0) return named;
+  // Work that reaches a service through a queue, topic or bucket names where it came from.
+  const namedSources = names(coClientsOf(services, caller));
+  if (namedSources.length > 0) return namedSources;
   const direct = services.find((node) => node.name === caller)?.dependsOn ?? [];
   const kindOf = (name: string) => services.find((node) => node.name === name)?.kind ?? '';
   const only = (candidates: string[]) => (candidates.length === 1 ? candidates : []);
@@ -278,9 +293,44 @@ const alarmSignals = (board: EvidenceBoard): Signal[] =>
       text: `${alarm.name} ${alarm.reason ?? ''}`,
     }));
 
+const writeVerbs = /\b(committed|inserted|upserted|exported|loaded|wrote|written|charged|captured|refunded|published|applied|credited|debited)\b/i;
+const durations = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|minutes|min)\b/gi;
+
+/**
+ * The same unit of work written twice: a write message that normally names a different batch,
+ * order or window each time shows up again with the very same one (a retry after a timeout that
+ * had in fact succeeded). Nothing errors, but the data is now wrong.
+ */
+const duplicateWrites = (board: EvidenceBoard): Signal[] => {
+  const writes = board.logs.filter((line) => writeVerbs.test(line.message));
+  const byKey = new Map<string, typeof writes>();
+  for (const line of writes) {
+    const key = `${line.service}|${line.message.replace(durations, '')}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), line]);
+  }
+  return [...byKey.values()].flatMap((lines): Signal[] => {
+    const [first, second] = lines;
+    if (!first || !second || lines.length > 3) return [];
+    const template = templateOf(first.message);
+    const siblings = new Set(writes.filter((line) => line.service === first.service && templateOf(line.message) === template).map((line) => line.message.replace(durations, '')));
+    if (siblings.size < 3) return [];
+    return [{
+      service: first.service,
+      kind: 'errors',
+      at: second.at,
+      strength: 0.8,
+      ongoing: true,
+      substantial: true,
+      ref: second.ref,
+      description: `the same write ran twice at ${first.service} (${iso(first.at)} and ${iso(second.at)}), a duplicate: "${quote(first.message)}"`,
+      text: `duplicate write, done twice: ${first.message}`,
+    }];
+  });
+};
+
 export const collectSignals = (board: EvidenceBoard): Signal[] => {
   const window = windowOf(board);
-  const errors = window ? errorSignals(board, window) : [];
+  const errors = [...(window ? errorSignals(board, window) : []), ...duplicateWrites(board)];
   return [...errors, ...mentionSignals(board, errors), ...metricSignals(board), ...traceSignals(board), ...alarmSignals(board)];
 };
 
