@@ -1,4 +1,5 @@
 import { completeThroughGateway } from '../model/gateway.ts';
+import { costOf } from '../model/pricing.ts';
 import type { ModelRequest } from '../model/port.ts';
 import { controlState, type ControlState } from './control.ts';
 import { conversationOf } from './conversation.ts';
@@ -34,6 +35,7 @@ export const callModel = async (dependencies: WorkflowDependencies, input: unkno
           inputTokens: head.usage.inputTokens + response.usage.inputTokens,
           outputTokens: head.usage.outputTokens + response.usage.outputTokens,
           cachedTokens: head.usage.cachedTokens + response.usage.cachedTokens,
+          costUsd: head.usage.costUsd + costOf(response.model, response.usage),
         },
       },
       documents: maskMapDocument(masker),

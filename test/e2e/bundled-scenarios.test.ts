@@ -1,19 +1,24 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OfflineAnalyst } from '../../lib/analyst/offline-analyst.ts';
+import { grade, type Grade } from '../../lib/evaluation/grader.ts';
 import { RecordingNotifier } from '../../lib/notify/recording-notifier.ts';
-import { BUNDLED_SCENARIOS_DIR, parseScenarioText } from '../../local/scenario-files.ts';
+import { loadScenarioDirectory } from '../../local/evaluation.ts';
+import { BUNDLED_SCENARIOS_DIR } from '../../local/scenario-files.ts';
 import { investigateScenario } from '../../local/session.ts';
 import { freshStore } from '../support/dynamodb.ts';
+import { rawIdentifiers } from '../support/raw-identifiers.ts';
 import { expectCompleteTranscript } from '../support/transcript-shape.ts';
 
-const skeletonScenarios = ['bad-deploy-cascade', 'db-connection-exhaustion', 'memory-leak-restarts'];
+const { scenarios, skipped } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);
+const grades: Grade[] = [];
 
-describe('local end-to-end execution of the workflow', () => {
-  it.each(skeletonScenarios)('investigates %s and finds the root-cause service', async (id) => {
-    const path = join(BUNDLED_SCENARIOS_DIR, `${id}.json`);
-    const scenario = parseScenarioText(readFileSync(path, 'utf8'), path);
+describe('every bundled scenario, end to end through the local workflow', () => {
+  it('loads every bundled scenario file', () => {
+    expect(skipped).toEqual([]);
+    expect(scenarios.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(scenarios.map((scenario) => [scenario.id, scenario] as const))('%s', async (_, scenario) => {
     const { store } = await freshStore();
     const notifier = new RecordingNotifier();
     const progress: string[] = [];
@@ -21,16 +26,33 @@ describe('local end-to-end execution of the workflow', () => {
 
     expect(run.execution.status).toBe('SUCCEEDED');
     expect(run.investigation.status).toBe('succeeded');
-    expect(run.investigation.finding?.incomplete).toBeUndefined();
-    expect(run.investigation.finding?.rootCause.service).toBe(scenario.truth.rootCause?.service);
+    const finding = run.investigation.finding!;
+    expect(finding.incomplete).toBeUndefined();
+    if (scenario.truth.incident) expect(finding.rootCause.service).toBe(scenario.truth.rootCause?.service);
+    else expect(finding.incident).toBe(false);
+    grades.push(grade(scenario.truth, finding));
     expect(progress).toEqual(expect.arrayContaining(['→ StartInvestigation', '→ Plan', '→ CallModel', '→ RunTools', '→ WriteFinding', '→ Publish']));
     expect(notifier.notices).toHaveLength(1);
 
     const events = await store.events(run.investigationId);
     expectCompleteTranscript(events);
     expect(events.at(-1)?.type).toBe('notification');
-    const usage = run.investigation.usage;
-    expect(usage.modelCalls).toBe(events.filter((event) => event.type === 'model.request').length);
-    expect(usage.toolCalls).toBe(events.filter((event) => event.type === 'tool.call').length);
+    expect(run.investigation.usage.modelCalls).toBe(events.filter((event) => event.type === 'model.request').length);
+    expect(run.investigation.usage.toolCalls).toBe(events.filter((event) => event.type === 'tool.call').length);
+
+    // Nothing raw reaches a model: not the scenario's identifiers or secrets, not its id or title.
+    const modelBound = events.filter((event) => event.type === 'model.request').map((event) => JSON.stringify(event.payload)).join('\n');
+    const leaked = [...rawIdentifiers(scenario)].filter(([value]) => modelBound.includes(value));
+    expect(leaked, JSON.stringify(leaked)).toEqual([]);
+    expect(modelBound).not.toContain(scenario.title);
+    expect(modelBound).not.toContain(`"${scenario.id}"`);
+  });
+
+  it('scores a mean of at least 0.9 with at least 90% successes (the contract grader)', () => {
+    expect(grades).toHaveLength(scenarios.length);
+    const mean = grades.reduce((sum, graded) => sum + graded.score, 0) / grades.length;
+    const successRate = grades.filter((graded) => graded.success).length / grades.length;
+    expect(mean).toBeGreaterThanOrEqual(0.9);
+    expect(successRate).toBeGreaterThanOrEqual(0.9);
   });
 });
