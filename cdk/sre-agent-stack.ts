@@ -43,9 +43,9 @@ export interface SreAgentStackProps extends StackProps {
   readonly maxIterations?: number;
   /** Retention of every log group, in days; must be a CloudWatch Logs retention value. Default 30. */
   readonly retentionDays?: number;
-  /** MODEL_PROVIDER for the functions. Default "offline". */
+  /** SRE_AGENT_MODEL_PROVIDER for the functions. Default "offline". */
   readonly modelProvider?: string;
-  /** MODEL_NAME for the functions. Default "offline". */
+  /** SRE_AGENT_MODEL for the functions (hosted providers only). */
   readonly modelName?: string;
   /** Secrets Manager secret holding the model credentials; only CallModel may read it. */
   readonly modelSecretArn?: string;
@@ -258,8 +258,8 @@ export class SreAgentStack extends Stack {
         TABLE_NAME: this.table.tableName,
         POWERTOOLS_SERVICE_NAME: 'sre-agent',
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        MODEL_PROVIDER: modelProvider,
-        MODEL_NAME: modelName,
+        SRE_AGENT_MODEL_PROVIDER: modelProvider,
+        ...(modelProvider === 'offline' ? {} : { SRE_AGENT_MODEL: modelName }),
         MAX_ITERATIONS: String(maxIterations),
         NODE_OPTIONS: '--enable-source-maps',
       };
@@ -269,8 +269,17 @@ export class SreAgentStack extends Stack {
           new iam.PolicyStatement({ sid: 'PublishFindings', actions: ['sns:Publish'], resources: [this.topic.topicArn] }),
         );
       }
+      if (step === 'call-model' && modelProvider === 'bedrock') {
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            sid: 'InvokeBedrockModel',
+            actions: ['bedrock:InvokeModel'],
+            resources: [`arn:${Stack.of(this).partition}:bedrock:${Stack.of(this).region}::foundation-model/${modelName}`],
+          }),
+        );
+      }
       if (step === 'call-model' && modelSecretArn !== undefined) {
-        environment['MODEL_SECRET_ARN'] = modelSecretArn;
+        environment['SRE_AGENT_MODEL_SECRET_ARN'] = modelSecretArn;
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({
             sid: 'ReadModelSecret',

@@ -4,6 +4,7 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import type { Context } from 'aws-lambda';
 import { ScenarioReplaySource } from '../integrations/scenario/replay-source.ts';
 import { OfflineAnalyst } from '../lib/analyst/offline-analyst.ts';
+import { createModelFromConfig, modelConfigFromEnv } from '../lib/model/config/index.ts';
 import { SnsNotifier } from '../lib/notify/sns-notifier.ts';
 import { DynamoDbStore } from '../lib/store/dynamodb-store.ts';
 import type { StepName } from '../lib/workflow/control.ts';
@@ -18,20 +19,21 @@ const requiredEnv = (name: string): string => {
   return value;
 };
 
-let steps: Record<StepName, StepHandler> | undefined;
+let steps: Promise<Record<StepName, StepHandler>> | undefined;
 
 /** Built once per cold start and reused by every invocation of the container. */
-const stepsFromEnvironment = (): Record<StepName, StepHandler> => {
-  if (steps) return steps;
+const stepsFromEnvironment = (): Promise<Record<StepName, StepHandler>> => (steps ??= buildSteps());
+
+const buildSteps = async (): Promise<Record<StepName, StepHandler>> => {
   const store = new DynamoDbStore({ client: new DynamoDBClient({}), tableName: requiredEnv('TABLE_NAME') });
+  const model = await createModelFromConfig(modelConfigFromEnv(process.env));
   const dependencies: WorkflowDependencies = {
     store,
-    model: new OfflineAnalyst(),
+    model: model === 'offline' ? new OfflineAnalyst() : model,
     tools: new ScenarioReplaySource(store),
     notifier: new SnsNotifier(new SNSClient({}), process.env.NOTIFICATION_TOPIC_ARN ?? ''),
   };
-  steps = createSteps(dependencies);
-  return steps;
+  return createSteps(dependencies);
 };
 
 const investigationIdOf = (event: unknown): string | undefined => {
@@ -50,7 +52,7 @@ export const stepHandler =
     if (investigationId) logger.appendKeys({ investigationId });
     try {
       logger.info('step started', { step });
-      const outcome = await stepsFromEnvironment()[step](event);
+      const outcome = await (await stepsFromEnvironment())[step](event);
       const finalId = investigationIdOf(outcome);
       if (finalId && !investigationId) logger.appendKeys({ investigationId: finalId });
       logger.info('step finished', { step });

@@ -138,8 +138,8 @@ describe('SreAgentStack', () => {
         TABLE_NAME: { Ref: logicalId(stack.table.node.defaultChild) },
         POWERTOOLS_SERVICE_NAME: 'sre-agent',
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        MODEL_PROVIDER: 'bedrock',
-        MODEL_NAME: 'test-model',
+        SRE_AGENT_MODEL_PROVIDER: 'bedrock',
+        SRE_AGENT_MODEL: 'test-model',
         MAX_ITERATIONS: String(MAX_ITERATIONS),
       });
       if (step === 'publish') {
@@ -147,8 +147,8 @@ describe('SreAgentStack', () => {
       } else {
         expect(env, step).not.toHaveProperty('NOTIFICATION_TOPIC_ARN');
       }
-      if (callModel) expect(env['MODEL_SECRET_ARN']).toBe(MODEL_SECRET_ARN);
-      else expect(env, step).not.toHaveProperty('MODEL_SECRET_ARN');
+      if (callModel) expect(env['SRE_AGENT_MODEL_SECRET_ARN']).toBe(MODEL_SECRET_ARN);
+      else expect(env, step).not.toHaveProperty('SRE_AGENT_MODEL_SECRET_ARN');
 
       // Bundled locally by esbuild as ESM with the require() shim banner and a source map.
       const assetHash = String(fn.Properties['Code'].S3Key).replace(/\.zip$/, '');
