@@ -1,5 +1,6 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { evaluateBaseline } from '../baseline.ts';
 import { evaluateScenario, formatTable, loadScenarioDirectory, summarize, type EvaluationReport, type ScenarioResult } from '../evaluation.ts';
 import { selectModel } from '../model-selection.ts';
 import { BUNDLED_SCENARIOS_DIR } from '../scenario-files.ts';
@@ -14,7 +15,8 @@ export const evalCommand = (setExitCode: (code: number) => void): Command =>
     .option('--repeat <n>', 'run each scenario this many times', positiveInteger, 1)
     .option('--json <file>', 'also write the results as JSON to this file')
     .option('--data-dir <dir>', 'keep DynamoDB Local data here (default: in memory)')
-    .action(async (options: { scenarios: string; provider?: string; repeat: number; json?: string; dataDir?: string }) => {
+    .option('--baseline', 'bare-model baseline: one call with the trigger and all the data, no tools, no workflow')
+    .action(async (options: { scenarios: string; provider?: string; repeat: number; json?: string; dataDir?: string; baseline?: boolean }) => {
       if (!existsSync(options.scenarios) || !statSync(options.scenarios).isDirectory()) {
         process.stderr.write(`sre-agent: --scenarios ${options.scenarios} is not a directory\n`);
         setExitCode(2);
@@ -30,7 +32,7 @@ export const evalCommand = (setExitCode: (code: number) => void): Command =>
       try {
         for (const scenario of scenarios) {
           for (let run = 1; run <= options.repeat; run += 1) {
-            const result = await evaluateScenario(session, scenario, model);
+            const result = options.baseline ? await evaluateBaseline(scenario, model) : await evaluateScenario(session, scenario, model);
             results.push(result);
             process.stderr.write(`${result.id}${options.repeat > 1 ? ` #${run}` : ''}: ${result.score.toFixed(2)}${result.error ? ` (error: ${result.error})` : ''}${result.notes ? ` [${result.notes.join('; ')}]` : ''}\n`);
           }

@@ -8,6 +8,7 @@ import { AnthropicMessagesModel, BedrockConverseModel, OpenAIChatModel } from '.
 import { ResilientModel } from '../../lib/model/resilience/index.ts';
 import { RecordingNotifier } from '../../lib/notify/recording-notifier.ts';
 import { BUNDLED_SCENARIOS_DIR, parseScenarioText } from '../../local/scenario-files.ts';
+import { evaluateBaseline } from '../../local/baseline.ts';
 import { investigateScenario } from '../../local/session.ts';
 import { freshStore } from '../support/dynamodb.ts';
 import {
@@ -133,5 +134,19 @@ describe('a full local investigation through each hosted-model adapter', () => {
     const { run } = await investigate(new ResilientModel([primary, fallback], { sleep: async () => undefined, maxAttempts: 2 }));
     expectValidFinding(run);
     expect(secondary.requests.length).toBe(run.investigation.usage.modelCalls);
+  });
+
+  it('grades the bare-model baseline: one call with all the data and no tools', async () => {
+    const server = await startFakeOpenAI(() => openaiReply.text(answer));
+    servers.push(server);
+    const result = await evaluateBaseline(scenario, new OpenAIChatModel({ model: 'gpt-4o', apiKey: 'sk-test', baseURL: server.baseURL }));
+    expect(server.requests).toHaveLength(1);
+    const body = server.requests[0]!.body as { tools?: unknown[]; messages: { content: string }[] };
+    expect(body.tools ?? []).toEqual([]);
+    expect(JSON.stringify(body.messages)).toContain('inventory-api');
+    expect(JSON.stringify(body.messages)).not.toContain(accountId);
+    expect(result).toMatchObject({ modelCalls: 1, toolCalls: 0 });
+    expect(result.score).toBeGreaterThanOrEqual(0.6);
+    expect(result.costUsd).toBeGreaterThan(0);
   });
 });
