@@ -26,10 +26,12 @@ const stepsFromEnvironment = (): Promise<Record<StepName, StepHandler>> => (step
 
 const buildSteps = async (): Promise<Record<StepName, StepHandler>> => {
   const store = new DynamoDbStore({ client: new DynamoDBClient({}), tableName: requiredEnv('TABLE_NAME') });
-  const model = await createModelFromConfig(modelConfigFromEnv(process.env));
+  const config = modelConfigFromEnv(process.env);
+  const model = await createModelFromConfig(config);
   const dependencies: WorkflowDependencies = {
     store,
     model: model === 'offline' ? new OfflineAnalyst() : model,
+    budget: config.budget,
     tools: new ScenarioReplaySource(store),
     notifier: new SnsNotifier(new SNSClient({}), process.env.NOTIFICATION_TOPIC_ARN ?? ''),
   };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Scenario } from '../lib/domain/scenario.ts';
 import { grade, type Grade } from '../lib/evaluation/grader.ts';
 import type { ModelPort } from '../lib/model/port.ts';
+import type { InvestigationBudget } from '../lib/workflow/budget.ts';
 import { parseScenarioText, ScenarioError } from './scenario-files.ts';
 import { investigateScenario, type LocalSession } from './session.ts';
 
@@ -66,10 +67,15 @@ export const summarize = (results: readonly ScenarioResult[]): EvaluationReport[
 };
 
 /** Runs one scenario through the real local workflow and grades its finding; a crash scores 0 with its error. */
-export const evaluateScenario = async (session: Pick<LocalSession, 'store' | 'notifier'>, scenario: Scenario, model: ModelPort): Promise<ScenarioResult> => {
+export const evaluateScenario = async (
+  session: Pick<LocalSession, 'store' | 'notifier'>,
+  scenario: Scenario,
+  model: ModelPort,
+  budget?: InvestigationBudget,
+): Promise<ScenarioResult> => {
   const started = Date.now();
   try {
-    const run = await investigateScenario(session, scenario, model);
+    const run = await investigateScenario(session, scenario, model, budget ? { budget } : {});
     const { investigation } = run;
     const usage = investigation.usage;
     const graded: Grade | undefined = investigation.finding ? grade(scenario.truth, investigation.finding) : undefined;

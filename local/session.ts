@@ -6,6 +6,7 @@ import type { Investigation } from '../lib/domain/investigation.ts';
 import type { ModelPort } from '../lib/model/port.ts';
 import { RecordingNotifier } from '../lib/notify/recording-notifier.ts';
 import { DynamoDbStore } from '../lib/store/dynamodb-store.ts';
+import type { InvestigationBudget } from '../lib/workflow/budget.ts';
 import type { WorkflowDependencies } from '../lib/workflow/dependencies.ts';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { runWorkflowLocally, type LocalExecution } from './run-workflow.ts';
@@ -51,7 +52,7 @@ export const investigateScenario = async (
   session: Pick<LocalSession, 'store' | 'notifier'>,
   scenario: Scenario,
   model: ModelPort,
-  options: { maxIterations?: number; onProgress?: (line: string) => void } = {},
+  options: { maxIterations?: number; onProgress?: (line: string) => void; budget?: InvestigationBudget } = {},
 ): Promise<ScenarioRun> => {
   const recorded = { now: scenario.now, environment: scenario.environment };
   const snapshot = `env-${createHash('sha256').update(JSON.stringify(recorded)).digest('hex').slice(0, 20)}`;
@@ -62,11 +63,13 @@ export const investigateScenario = async (
     model,
     tools: new ScenarioReplaySource(session.store),
     notifier: session.notifier,
+    ...(options.budget ? { budget: options.budget } : {}),
   };
   const execution = await runWorkflowLocally({
     dependencies,
     input: { trigger: scenario.trigger, investigationId, toolSource: { kind: 'scenario-replay', snapshot } },
-    ...options,
+    ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const investigation = await session.store.get(investigationId);
   if (!investigation) throw new Error(`the workflow did not create investigation ${investigationId}: ${execution.error ?? 'no error reported'}`);

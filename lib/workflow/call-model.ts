@@ -1,9 +1,10 @@
 import { completeThroughGateway } from '../model/gateway.ts';
 import { costOf } from '../model/pricing.ts';
 import type { ModelRequest } from '../model/port.ts';
+import { budgetStop } from './budget.ts';
 import { controlState, type ControlState } from './control.ts';
 import { conversationOf } from './conversation.ts';
-import type { WorkflowDependencies } from './dependencies.ts';
+import { now, type WorkflowDependencies } from './dependencies.ts';
 import { loadMasker, maskMapDocument } from './privacy.ts';
 import { finalAnswerNudge } from './prompts.ts';
 import { runStep } from './run-step.ts';
@@ -13,6 +14,14 @@ export const callModel = async (dependencies: WorkflowDependencies, input: unkno
   const state = controlState.parse(input);
   const iteration = state.iteration + 1;
   return runStep(dependencies, state.investigationId, `call-model#${iteration}`, async (head) => {
+    const stop = dependencies.budget ? budgetStop(head, dependencies.budget, now(dependencies)) : undefined;
+    if (stop) {
+      return {
+        events: [{ type: 'error', payload: { error: 'BudgetExhausted', message: stop } }],
+        head,
+        outcome: { ...state, iteration, next: 'final', stopReason: stop },
+      };
+    }
     const events = await dependencies.store.events(head.id);
     const { plan, tools, messages } = conversationOf(events);
     const request: ModelRequest = state.finalOnly

@@ -8,6 +8,10 @@ export const controlState = z.object({
   maxIterations: z.number().int().positive(),
   finalOnly: z.boolean().default(false),
   next: z.enum(['tools', 'final']).optional(),
+  /** Turns in a row whose tool calls all repeated earlier ones. */
+  stagnantTurns: z.number().int().nonnegative().default(0),
+  /** Why the loop ended before the model answered (a budget ran out). */
+  stopReason: z.string().optional(),
 });
 export type ControlState = z.infer<typeof controlState>;
 

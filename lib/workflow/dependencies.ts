@@ -1,4 +1,5 @@
 import type { MaskingOptions } from '../masking/index.ts';
+import type { InvestigationBudget } from './budget.ts';
 import type { ModelPort } from '../model/port.ts';
 import type { Notifier } from '../notify/port.ts';
 import type { InvestigationStore } from '../store/port.ts';
@@ -11,6 +12,8 @@ export interface WorkflowDependencies {
   tools: ToolSource;
   notifier: Notifier;
   masking?: MaskingOptions;
+  /** Caps per investigation; the loop ends with an incomplete finding when one is reached. */
+  budget?: InvestigationBudget;
   clock?: () => Date;
 }
 

@@ -1,12 +1,44 @@
 import type { NewTranscriptEvent } from '../domain/transcript.ts';
+import type { TranscriptEvent } from '../domain/transcript.ts';
+import { toolCall, type ToolCall } from '../model/port.ts';
 import { controlState, type ControlState } from './control.ts';
-import { lastModelResponse, toolResults, type ToolResultPayload } from './conversation.ts';
+import { lastModelResponse, toolResultPayload, toolResults, type ToolResultPayload } from './conversation.ts';
 import type { WorkflowDependencies } from './dependencies.ts';
 import { loadMasker, maskMapDocument } from './privacy.ts';
 import { runStep } from './run-step.ts';
 
+/** After this many turns in a row of nothing but repeated calls, the model is asked for its answer. */
+const STAGNANT_TURNS_LIMIT = 2;
+
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );
+
+const fingerprintOf = (call: ToolCall): string => `${call.name}:${canonical(call.arguments)}`;
+
+/** Every call made so far, by fingerprint, with the evidence ref of its result (each call is followed by its result). */
+const earlierCalls = (events: readonly TranscriptEvent[]): Map<string, string> => {
+  const calls = new Map<string, string>();
+  events.forEach((event, index) => {
+    const next = events[index + 1];
+    if (event.type !== 'tool.call' || next?.type !== 'tool.result') return;
+    const fingerprint = fingerprintOf(toolCall.parse(event.payload));
+    if (!calls.has(fingerprint)) calls.set(fingerprint, toolResultPayload.parse(next.payload).ref);
+  });
+  return calls;
+};
+
+const stagnation = (state: ControlState, allRepeats: boolean): ControlState => {
+  const stagnantTurns = allRepeats ? state.stagnantTurns + 1 : 0;
+  return { ...state, next: undefined, stagnantTurns, finalOnly: state.finalOnly || stagnantTurns >= STAGNANT_TURNS_LIMIT };
+};
+
 /**
- * Runs the tool calls of the last model turn. Arguments get their real values back only here,
+ * Runs the tool calls of the last model turn. A call identical to an earlier one is not run again:
+ * its result points at the earlier evidence. Arguments get their real values back only here,
  * and results are masked before they enter the transcript. Each result gets an evidence ref.
  */
 export const runTools = async (dependencies: WorkflowDependencies, input: unknown): Promise<ControlState> => {
@@ -16,16 +48,23 @@ export const runTools = async (dependencies: WorkflowDependencies, input: unknow
     const calls = lastModelResponse(events)?.toolCalls ?? [];
     const { toolbox, now } = await dependencies.tools.load(head);
     const masker = await loadMasker(dependencies.store, head.id, dependencies.masking);
+    const earlier = earlierCalls(events);
     const firstRef = toolResults(events).length + 1;
     const outcomes = await Promise.all(
-      calls.map((call) => toolbox.execute({ ...call, arguments: masker.unmaskJson(call.arguments) }, { now })),
+      calls.map((call) =>
+        earlier.has(fingerprintOf(call)) ? undefined : toolbox.execute({ ...call, arguments: masker.unmaskJson(call.arguments) }, { now }),
+      ),
     );
     const recorded: NewTranscriptEvent[] = calls.flatMap((call, index) => {
-      const outcome = outcomes[index]!;
+      const outcome = outcomes[index];
       const ref = `E${firstRef + index}`;
-      const result: ToolResultPayload = outcome.ok
-        ? { toolCallId: call.id, name: call.name, ref, summary: outcome.summary, data: outcome.data }
-        : { toolCallId: call.id, name: call.name, ref, summary: 'the tool call failed', error: outcome.error };
+      const repeatOf = earlier.get(fingerprintOf(call));
+      const result: ToolResultPayload =
+        outcome === undefined
+          ? { toolCallId: call.id, name: call.name, ref, summary: `repeats an earlier call; see ${repeatOf}`, data: { repeatOf, note: `This exact call was already made; its result is ${repeatOf}.` } }
+          : outcome.ok
+            ? { toolCallId: call.id, name: call.name, ref, summary: outcome.summary, data: outcome.data }
+            : { toolCallId: call.id, name: call.name, ref, summary: 'the tool call failed', error: outcome.error };
       return [
         { type: 'tool.call', payload: { ...call, sideEffect: toolbox.sideEffectOf(call.name) ?? 'unknown' } },
         { type: 'tool.result', payload: masker.maskJson(result) },
@@ -33,9 +72,9 @@ export const runTools = async (dependencies: WorkflowDependencies, input: unknow
     });
     return {
       events: recorded,
-      head: { ...head, usage: { ...head.usage, toolCalls: head.usage.toolCalls + calls.length } },
+      head: { ...head, usage: { ...head.usage, toolCalls: head.usage.toolCalls + outcomes.filter((outcome) => outcome !== undefined).length } },
       documents: maskMapDocument(masker),
-      outcome: { ...state, next: undefined },
+      outcome: stagnation(state, calls.length > 0 && outcomes.every((outcome) => outcome === undefined)),
     };
   });
 };

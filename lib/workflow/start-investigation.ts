@@ -43,7 +43,7 @@ export const startInvestigation = async (dependencies: WorkflowDependencies, raw
     toolSource: input.toolSource ?? { kind: 'none' },
     ...(executionId === undefined ? {} : { executionId }),
   };
-  const outcome: ControlState = { investigationId: id, iteration: 0, maxIterations, finalOnly: false };
+  const outcome: ControlState = { investigationId: id, iteration: 0, maxIterations, finalOnly: false, stagnantTurns: 0 };
   if (await dependencies.store.create({ investigation, trigger })) return outcome;
   const existing = await dependencies.store.get(id);
   if (executionId !== undefined && existing?.executionId === executionId) return outcome;

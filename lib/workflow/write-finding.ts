@@ -21,7 +21,9 @@ export const writeFinding = async (dependencies: WorkflowDependencies, input: un
     const evidence = evidenceIndex(events, masker);
     const answer = parseFinalAnswer(lastModelResponse(events)?.text ?? '');
     const unknownRefs = answer.ok ? answer.draft.evidence.filter((item) => !evidence.has(item.ref)).map((item) => item.ref) : [];
-    const finding = !answer.ok
+    const finding = state.stopReason
+      ? incompleteFinding(`the investigation budget ran out: ${state.stopReason}`, evidence)
+      : !answer.ok
       ? incompleteFinding(`the model gave no usable final answer (${answer.error})`, evidence)
       : unknownRefs.length > 0
         ? { ...findingFrom(masker.unmaskJson(answer.draft), evidence), incomplete: { reason: `cites evidence that does not exist: ${unknownRefs.join(', ')}` } }

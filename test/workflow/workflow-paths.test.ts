@@ -34,7 +34,7 @@ describe('workflow paths', () => {
     expect(run.status).toBe('SUCCEEDED');
     const before = await store.events('replay-1');
     const steps = createSteps(dependencies);
-    const state = { investigationId: 'replay-1', iteration: 0, maxIterations: 8, finalOnly: false };
+    const state = { investigationId: 'replay-1', iteration: 0, maxIterations: 8, finalOnly: false, stagnantTurns: 0 };
     const again = await steps['call-model'](state);
     expect(again).toEqual({ ...state, iteration: 1, next: 'tools' });
     await steps['run-tools']({ ...state, iteration: 1 });
@@ -99,5 +99,36 @@ describe('workflow paths', () => {
     expect(second.status).toBe('FAILED');
     expect(second.error).toMatch(/already/);
     expect(model.requests).toHaveLength(1);
+  });
+
+  it('answers a repeated call with a pointer to the earlier evidence and asks for the answer when stuck', async () => {
+    const model = new ScriptedModel((request) => (request.toolChoice === 'none' ? { text: finalAnswer('inventory-api') } : listAlarms));
+    const { store, dependencies } = await setUp(model);
+    const run = await runWorkflowLocally({
+      dependencies,
+      input: { trigger: scenario.trigger, investigationId: 'stuck-1', toolSource: { kind: 'scenario-replay', snapshot: 'env' } },
+    });
+    expect(run.status).toBe('SUCCEEDED');
+    // One real call, two repeats, then the final answer is asked for.
+    expect(model.requests.map((request) => request.toolChoice)).toEqual(['auto', 'auto', 'auto', 'none']);
+    const results = (await store.events('stuck-1')).filter((event) => event.type === 'tool.result').map((event) => event.payload as { ref: string; summary: string });
+    expect(results.map((result) => result.summary.startsWith('repeats an earlier call; see E1'))).toEqual([false, true, true]);
+    const investigation = await store.get('stuck-1');
+    expect(investigation?.usage.toolCalls).toBe(1);
+    expect(investigation?.finding?.rootCause.service).toBe('inventory-api');
+  });
+
+  it('ends the loop with an incomplete finding that says which budget ran out', async () => {
+    const model = new ScriptedModel(() => listAlarms);
+    const { store, dependencies } = await setUp(model);
+    const run = await runWorkflowLocally({
+      dependencies: { ...dependencies, budget: { maxModelCalls: 2, maxTokens: 1_000_000, maxCostUsd: 10 } },
+      input: { trigger: scenario.trigger, investigationId: 'budget-1', toolSource: { kind: 'scenario-replay', snapshot: 'env' } },
+    });
+    expect(run.status).toBe('SUCCEEDED');
+    expect(model.requests).toHaveLength(2);
+    const investigation = await store.get('budget-1');
+    expect(investigation?.finding?.incomplete?.reason).toMatch(/SRE_AGENT_MAX_MODEL_CALLS=2/);
+    expect((await store.events('budget-1')).some((event) => event.type === 'error')).toBe(true);
   });
 });
