@@ -67,7 +67,8 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   exited.catch(() => undefined);
   const endpoint = `http://127.0.0.1:${port}`;
   const client = localClient(endpoint);
-  const deadline = Date.now() + 30_000;
+  // A cold JVM on a busy two-core machine can take a while.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       await Promise.race([client.send(new ListTablesCommand({})), exited]);

@@ -212,7 +212,7 @@ describe('SreAgentStack', () => {
       const services = new Set(actions.map((a) => a.split(':')[0]));
       const expected = new Set(['logs', 'dynamodb', 'kms', 'xray']);
       if (step === 'publish') expected.add('sns');
-      if (step === 'call-model') expected.add('secretsmanager');
+      if (step === 'call-model') expected.add('secretsmanager').add('bedrock');
       expect(services, step).toEqual(expected);
     }
     const publish = policyStatementsOf('publish').find((s) => actionsOf(s).includes('sns:Publish'));

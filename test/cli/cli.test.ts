@@ -55,7 +55,7 @@ describe('sre-agent CLI', () => {
   it('investigates a bundled scenario, then lists it and prints its transcript from the same data dir', async () => {
     const dataDir = join(workDir, 'data');
     const investigated = await run('investigate', '--scenario', 'bad-deploy-cascade', '--json', '--data-dir', dataDir);
-    expect(investigated.code).toBe(0);
+    expect(investigated.code, investigated.stderr).toBe(0);
     const result = JSON.parse(investigated.stdout) as { id: string; status: string; finding: { rootCause: { service: string } }; usage: { modelCalls: number } };
     expect(Object.keys(result).sort()).toEqual(['finding', 'id', 'status', 'usage']);
     expect(result.status).toBe('succeeded');
@@ -63,11 +63,11 @@ describe('sre-agent CLI', () => {
     expect(investigated.stderr).toContain('→ WriteFinding');
 
     const listed = await run('list', '--data-dir', dataDir);
-    expect(listed.code).toBe(0);
+    expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain(result.id);
 
     const transcript = await run('transcript', result.id, '--json', '--data-dir', dataDir);
-    expect(transcript.code).toBe(0);
+    expect(transcript.code, transcript.stderr).toBe(0);
     const { investigation, events } = JSON.parse(transcript.stdout) as { investigation: { id: string }; events: { seq: number; type: string; at: string; payload: unknown }[] };
     expect(investigation.id).toBe(result.id);
     expect(events.filter((event) => event.type === 'model.request')).toHaveLength(result.usage.modelCalls);
