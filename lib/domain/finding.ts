@@ -21,6 +21,8 @@ export const finding = z.object({
   report: z.string(),
   /** Set when the investigation could not finish; says why. */
   incomplete: z.object({ reason: z.string() }).optional(),
+  /** The check of the draft against the evidence before it was written. */
+  review: z.object({ passed: z.boolean(), problems: z.array(z.string()), revised: z.boolean() }).optional(),
 });
 export type Finding = z.infer<typeof finding>;
 

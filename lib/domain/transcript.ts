@@ -9,6 +9,7 @@ export const transcriptEventTypes = [
   'tool.result',
   'approval.requested',
   'approval.decided',
+  'reflection',
   'finding',
   'notification',
   'error',

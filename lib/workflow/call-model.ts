@@ -1,15 +1,21 @@
 import { completeThroughGateway } from '../model/gateway.ts';
 import { costOf } from '../model/pricing.ts';
-import type { ModelRequest } from '../model/port.ts';
+import type { NewTranscriptEvent } from '../domain/transcript.ts';
+import { parseFinalAnswer } from '../model/final-answer.ts';
+import type { ModelRequest, ModelResponse } from '../model/port.ts';
 import { budgetStop } from './budget.ts';
 import { controlState, type ControlState } from './control.ts';
 import { conversationOf } from './conversation.ts';
 import { now, type WorkflowDependencies } from './dependencies.ts';
 import { loadMasker, maskMapDocument } from './privacy.ts';
 import { finalAnswerNudge } from './prompts.ts';
+import { reviewDraft, revisionRequest } from './reflection.ts';
 import { runStep } from './run-step.ts';
 
-/** One model turn: rebuild the conversation from the transcript, ask through the gateway, record both sides. */
+/**
+ * One model turn: rebuild the conversation from the transcript, ask through the gateway, record both
+ * sides. A final answer is reviewed against the evidence first, and revised once if it fails.
+ */
 export const callModel = async (dependencies: WorkflowDependencies, input: unknown): Promise<ControlState> => {
   const state = controlState.parse(input);
   const iteration = state.iteration + 1;
@@ -28,23 +34,45 @@ export const callModel = async (dependencies: WorkflowDependencies, input: unkno
       ? { system: plan.system, messages: [...messages, { role: 'user', content: finalAnswerNudge }], tools: [], toolChoice: 'none' }
       : { system: plan.system, messages, tools, toolChoice: 'auto' };
     const masker = await loadMasker(dependencies.store, head.id, dependencies.masking);
-    const { request: seen, response } = await completeThroughGateway(dependencies.model, masker, request);
-    const wantsTools = response.toolCalls.length > 0 && !state.finalOnly;
+    const first = await completeThroughGateway(dependencies.model, masker, request);
+    const wantsTools = first.response.toolCalls.length > 0 && !state.finalOnly;
+    const exchanges = [first];
+    const recorded: NewTranscriptEvent[] = [
+      { type: 'model.request', payload: first.request },
+      { type: 'model.response', payload: first.response, usage: first.response.usage },
+    ];
+    if (!wantsTools) {
+      // A final answer is checked against the evidence; a failing draft gets one revision.
+      const answer = parseFinalAnswer(first.response.text);
+      const review = answer.ok ? reviewDraft(answer.draft, events) : { passed: false, problems: [answer.error] };
+      recorded.push({ type: 'reflection', payload: { ...review, revisionRequested: !review.passed } });
+      if (!review.passed) {
+        const revision = await completeThroughGateway(dependencies.model, masker, {
+          system: plan.system,
+          messages: [...request.messages, { role: 'assistant', content: first.response.text, toolCalls: [] }, { role: 'user', content: revisionRequest(review) }],
+          tools: [],
+          toolChoice: 'none',
+        });
+        exchanges.push(revision);
+        recorded.push(
+          { type: 'model.request', payload: revision.request },
+          { type: 'model.response', payload: revision.response, usage: revision.response.usage },
+        );
+      }
+    }
+    const sum = (pick: (usage: ModelResponse['usage']) => number) => exchanges.reduce((total, exchange) => total + pick(exchange.response.usage), 0);
     return {
-      events: [
-        { type: 'model.request', payload: seen },
-        { type: 'model.response', payload: response, usage: response.usage },
-      ],
+      events: recorded,
       head: {
         ...head,
         iterations: iteration,
         usage: {
           ...head.usage,
-          modelCalls: head.usage.modelCalls + 1,
-          inputTokens: head.usage.inputTokens + response.usage.inputTokens,
-          outputTokens: head.usage.outputTokens + response.usage.outputTokens,
-          cachedTokens: head.usage.cachedTokens + response.usage.cachedTokens,
-          costUsd: head.usage.costUsd + costOf(response.model, response.usage),
+          modelCalls: head.usage.modelCalls + exchanges.length,
+          inputTokens: head.usage.inputTokens + sum((usage) => usage.inputTokens),
+          outputTokens: head.usage.outputTokens + sum((usage) => usage.outputTokens),
+          cachedTokens: head.usage.cachedTokens + sum((usage) => usage.cachedTokens),
+          costUsd: head.usage.costUsd + exchanges.reduce((total, exchange) => total + costOf(exchange.response.model, exchange.response.usage), 0),
         },
       },
       documents: maskMapDocument(masker),

@@ -5,6 +5,7 @@ import { controlState, type ControlState } from './control.ts';
 import { lastModelResponse, toolResults } from './conversation.ts';
 import type { WorkflowDependencies } from './dependencies.ts';
 import { loadMasker } from './privacy.ts';
+import { reviewDraft } from './reflection.ts';
 import { findingFrom, incompleteFinding } from './report.ts';
 import { runStep } from './run-step.ts';
 
@@ -28,9 +29,18 @@ export const writeFinding = async (dependencies: WorkflowDependencies, input: un
       : unknownRefs.length > 0
         ? { ...findingFrom(masker.unmaskJson(answer.draft), evidence), incomplete: { reason: `cites evidence that does not exist: ${unknownRefs.join(', ')}` } }
         : findingFrom(masker.unmaskJson(answer.draft), evidence);
+    const revised = events.some((event) => event.type === 'reflection' && (event.payload as { revisionRequested?: boolean }).revisionRequested === true);
+    const review = answer.ok && !state.stopReason ? { ...reviewDraft(answer.draft, events), revised } : undefined;
+    const reviewed = review
+      ? {
+          ...finding,
+          review,
+          report: `${finding.report}\n\n## Review\n${review.passed ? 'Checked against the evidence: every cited ref exists, the services are in the service map, the root cause comes first.' : `Checked against the evidence, with open problems:\n${review.problems.map((problem) => `- ${masker.unmask(problem)}`).join('\n')}`}${review.revised ? '\n\nThe first draft was revised after the check.' : ''}`,
+        }
+      : finding;
     return {
-      events: [{ type: 'finding', payload: masker.maskJson(finding) }],
-      head: { ...head, finding },
+      events: [{ type: 'finding', payload: masker.maskJson(reviewed) }],
+      head: { ...head, finding: reviewed },
       outcome: state,
     };
   });

@@ -4,7 +4,7 @@ import type { TranscriptEvent } from '../../lib/domain/transcript.ts';
 /**
  * The transcript holds every model and tool exchange in order: a plan, then model turns, each
  * request followed by its response and then, for each tool call the response asked for, the
- * call and its result; then the finding.
+ * call and its result; then the review of the final answer (and its revision), then the finding.
  */
 export const expectCompleteTranscript = (events: readonly TranscriptEvent[]): void => {
   expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
@@ -33,5 +33,14 @@ export const expectCompleteTranscript = (events: readonly TranscriptEvent[]): vo
     turns += 1;
   }
   expect(turns).toBeGreaterThan(0);
+  // A final answer is reviewed; a failing draft is followed by one revision exchange.
+  if (events[index]?.type === 'reflection') {
+    const revisionRequested = (events[index]!.payload as { revisionRequested: boolean }).revisionRequested;
+    index += 1;
+    if (revisionRequested) {
+      expect(events.slice(index, index + 2).map((event) => event.type)).toEqual(['model.request', 'model.response']);
+      index += 2;
+    }
+  }
   expect(events[index]?.type).toBe('finding');
 };

@@ -72,9 +72,11 @@ describe('workflow paths', () => {
       input: { trigger: scenario.trigger, investigationId: 'cap-1', toolSource: { kind: 'scenario-replay', snapshot: 'env' } },
     });
     expect(run.status).toBe('SUCCEEDED');
-    expect(model.requests).toHaveLength(3);
+    // Two tool turns, the final-answer turn, and one repair attempt of the unusable answer.
+    expect(model.requests).toHaveLength(4);
     expect(model.requests[2]?.toolChoice).toBe('none');
     expect(model.requests[2]?.tools).toEqual([]);
+    expect(model.requests[3]?.messages.at(-1)?.content).toMatch(/check of your draft/);
     const investigation = await store.get('cap-1');
     expect(investigation?.finding?.incomplete?.reason).toMatch(/no usable final answer/);
     expect(investigation?.finding?.remediation[0]?.action).toBe('escalate');
@@ -98,7 +100,8 @@ describe('workflow paths', () => {
     const second = await runWorkflowLocally({ dependencies, input });
     expect(second.status).toBe('FAILED');
     expect(second.error).toMatch(/already/);
-    expect(model.requests).toHaveLength(1);
+    // The first run's answer cites no real evidence, so it was revised once; the second run asked nothing.
+    expect(model.requests).toHaveLength(2);
   });
 
   it('answers a repeated call with a pointer to the earlier evidence and asks for the answer when stuck', async () => {
@@ -130,5 +133,32 @@ describe('workflow paths', () => {
     const investigation = await store.get('budget-1');
     expect(investigation?.finding?.incomplete?.reason).toMatch(/SRE_AGENT_MAX_MODEL_CALLS=2/);
     expect((await store.events('budget-1')).some((event) => event.type === 'error')).toBe(true);
+  });
+
+  it('reviews a final answer against the evidence and has a failing draft revised once', async () => {
+    const badDraft = JSON.stringify({
+      incident: true,
+      rootCause: { service: 'mainframe', category: 'deploy', summary: 'guess' },
+      confidence: 0.9,
+      evidence: [{ ref: 'E9', summary: 'made up' }],
+      remediation: [{ action: 'rollback', target: 'mainframe', detail: '' }],
+    });
+    const model = new ScriptedModel((request, turn) => {
+      if (turn === 1) return { toolCalls: [{ id: 'call_1', name: 'get_dependencies', arguments: {} }] };
+      return request.messages.at(-1)?.content.includes('check of your draft') ? { text: finalAnswer('inventory-api') } : { text: badDraft };
+    });
+    const { store, dependencies } = await setUp(model);
+    const run = await runWorkflowLocally({
+      dependencies,
+      input: { trigger: scenario.trigger, investigationId: 'review-1', toolSource: { kind: 'scenario-replay', snapshot: 'env' } },
+    });
+    expect(run.status).toBe('SUCCEEDED');
+    const reflection = (await store.events('review-1')).find((event) => event.type === 'reflection')?.payload as { problems: string[] };
+    expect(reflection.problems.join(' ')).toMatch(/E9/);
+    expect(reflection.problems.join(' ')).toMatch(/mainframe/);
+    const finding = (await store.get('review-1'))?.finding;
+    expect(finding?.rootCause.service).toBe('inventory-api');
+    expect(finding?.review).toEqual({ passed: true, problems: [], revised: true });
+    expect(finding?.report).toMatch(/## Review/);
   });
 });
