@@ -2,6 +2,9 @@ import type { ToolSpec } from '../model/port.ts';
 import type { Diagnosis } from './diagnose.ts';
 import { fingerprint, type EvidenceBoard } from './evidence-board.ts';
 
+/** How far either side of a suspect's troubled stretch the close look at its logs reaches. */
+const ZOOM_MS = 45 * 60_000;
+
 export interface PlannedCall {
   name: string;
   arguments: Record<string, unknown>;
@@ -47,11 +50,17 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
     ),
   ];
   const knownServices = new Set((board.services ?? []).map((service) => service.name));
+  // Zoom in on the stretch where each suspect went wrong: the lines around it tell the story.
+  const around = (service: string): Record<string, unknown> => {
+    const times = diagnosis.signals.filter((signal) => signal.service === service && signal.kind !== 'alarm' && Number.isFinite(signal.at)).map((signal) => signal.at);
+    if (times.length === 0) return { service, minLevel: 'INFO', sinceMinutes: lookback, limit: 200 };
+    return { service, minLevel: 'INFO', from: new Date(Math.min(...times) - ZOOM_MS).toISOString(), to: new Date(Math.max(...times) + ZOOM_MS).toISOString(), limit: 200 };
+  };
   const deepDive = fresh(
     suspects
       .filter((service) => knownServices.size === 0 || knownServices.has(service))
       .filter(() => !board.unavailable.has('query_logs'))
-      .map((service) => ({ name: 'query_logs', arguments: { service, minLevel: 'INFO', sinceMinutes: lookback, limit: 200 } })),
+      .map((service) => ({ name: 'query_logs', arguments: around(service) })),
   );
   if (deepDive.length > 0) return deepDive;
 

@@ -14,6 +14,8 @@ const estimateTokens = (value: unknown): number => Math.ceil(JSON.stringify(valu
  */
 export class OfflineAnalyst implements ModelPort {
   readonly name = 'offline-analyst';
+  /** It reads every tool result in memory; nothing needs evicting for it. The per-result cap still applies. */
+  readonly contextWindowTokens = 10_000_000;
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const board = readEvidence(request.messages);

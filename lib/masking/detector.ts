@@ -1,6 +1,6 @@
 /**
  * The shape every detector shares. Detectors are not run one by one: the scanner joins their
- * sources into one alternation with a named group each, so a text is read once whatever their number.
+ * sources into one alternation with a group each, so a text is read once whatever their number.
  */
 
 export interface DetectorMatch {
@@ -9,6 +9,12 @@ export interface DetectorMatch {
   /** Where the match starts in `input`. */
   readonly offset: number;
   readonly input: string;
+  /**
+   * How much of the match the replacement stands for; the whole match unless the detector lowers
+   * it. The rest stays in the text and is scanned again, so trailing punctuation a detector gives
+   * back (`user=alice: token: x`) can still start the next detection.
+   */
+  consumed: number;
 }
 
 /** What a detector may do with a match; masking and leak-finding give different implementations. */
@@ -29,7 +35,7 @@ export interface ScanContext {
  * Where a detector's match can start, which decides the gate it sits behind in the combined
  * pattern. Most text is plain words; a gate rejects a position with one check instead of every
  * detector trying and failing there.
- *  - `anywhere`: no shared gate (detectors that start at a rare character: `-----BEGIN`, `:`, `=`, a digit).
+ *  - `anywhere`: no shared gate (detectors that start at a rarer character: `:`, `=`, `--`, a digit).
  *  - `word`: at the start of a token (not after a letter, digit or underscore).
  *  - `punctuatedWord`: at the start of a token whose word characters are followed by one of
  *    `- . @ : / + %` (host names, addresses, ARNs, URLs, ids): plain words never get this far.
@@ -47,8 +53,9 @@ export interface Detector {
    */
   readonly wholeValue?: boolean;
   /**
-   * Regex source without flags and without capturing groups: every capture costs a string per
-   * match in the combined scan, so a detector re-reads its own match text instead.
+   * Regex source without flags. No capturing groups, except a named one that a named
+   * backreference (`\k<name>`) needs: every capture costs a string per match in the combined
+   * scan, so a detector re-reads its own match text instead.
    */
   readonly source: string;
   /**

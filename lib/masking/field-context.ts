@@ -21,11 +21,11 @@ export const LOG_GROUP_FIELD = String.raw`[Ll]og[_ -]?[Gg]roup(?:[_ -]?[Nn]ame)?
 /**
  * Secret field names: a core word, an optional suffix (`SecretAccessKey`, `tokenValue`), and
  * exclusions for look-alikes that are not secrets (`nextToken` paginates, `max_tokens` counts,
- * `partitionKey` names a column). Weak names (`key`, `signature`, `cookie`) only count when the
- * value looks random; strong ones always do.
+ * `partitionKey` names a column). Weak names (`key`, `signature`, `session`, `auth`) only count
+ * when the value looks random; strong ones (`password`, `token`, `cookie`) always do.
  */
 const STRONG_SECRET_CORE = String.raw`[Pp]ass(?:word|wd|phrase)|PASS(?:WORD|WD|PHRASE)|[Pp]wd|[Ss]ecret|SECRET|(?<![Nn]ext|NEXT_|[Nn]ext_|[Cc]ontinuation|[Pp]agination|[Pp]age|PAGE_|[Cc]ursor|[Mm]ax|[Mm]ax_|MAX_|[Nn]um|[Nn]um_|NUM_|[Cc]lient|[Ii]dempotency)(?:[Tt]oken|TOKEN)|[Aa]pi[_-]?[Kk]ey|API[_-]?KEY|[Aa]pikey|APIKEY|[Pp]rivate[_-]?[Kk]ey|PRIVATE[_-]?KEY|[Cc]redentials?|CREDENTIALS?`;
-const WEAK_SECRET_CORE = String.raw`[Ss]ignature|SIGNATURE|[Cc]ookie|COOKIE|[Ss]ession[_-]?[Ii][Dd]|SESSION_?ID|[Aa]uthorization|AUTHORIZATION|[Aa]uth|AUTH|[Hh]mac|HMAC|[Nn]once|NONCE|[Ss]alt|SALT|(?<![Pp]ublic|[Pp]ublic_|PUBLIC_|[Pp]artition|[Ss]ort|[Hh]ash|[Rr]ange|[Pp]rimary|[Ff]oreign|[Oo]bject|[Ss]3|[Cc]ache|[Ii]dempotency|[Dd]eduplication|[Rr]outing|[Gg]roup|[Ss]ecret)(?:[Kk]ey|KEY)`;
+const WEAK_SECRET_CORE = String.raw`[Ss]ignature|SIGNATURE|[Cc]ookie|COOKIE|[Ss]ession(?:[_-]?[Ii][Dd])?|SESSION(?:_?ID)?|[Aa]uthorization|AUTHORIZATION|[Aa]uth|AUTH|[Hh]mac|HMAC|[Nn]once|NONCE|[Ss]alt|SALT|(?<![Pp]ublic|[Pp]ublic_|PUBLIC_|[Pp]artition|[Ss]ort|[Hh]ash|[Rr]ange|[Pp]rimary|[Ff]oreign|[Oo]bject|[Ss]3|[Cc]ache|[Ii]dempotency|[Dd]eduplication|[Rr]outing|[Gg]roup|[Ss]ecret)(?:[Kk]ey|KEY)`;
 const SECRET_SUFFIX = String.raw`[_-]?(?:[Aa]ccess[_-]?[Kk]ey|ACCESS_KEY|[Kk]ey|KEY|[Ss]tring|STRING|[Vv]alue|VALUE|[Hh]ash|HASH|[Bb]ase64)`;
 export const SECRET_FIELD = `(?:${STRONG_SECRET_CORE}|${WEAK_SECRET_CORE})(?:${SECRET_SUFFIX})?`;
 
@@ -40,7 +40,8 @@ const INERT_WORDS = new Set(['true', 'false', 'null', 'none', 'nil', 'undefined'
 /** Values that stand for no secret and no identity: empty, booleans, masks, template references, our own output. */
 export const isInertValue = (value: string): boolean => {
   const first = value.charCodeAt(0);
-  // Most values start with a letter or digit and are none of these: decide without a pattern.
+  // Most values start with a letter or digit and are longer than any inert word: decide without a
+  // pattern (x/X excepted: `xxxxxxxxxx` is a mask).
   const startsPlainly = (first >= 48 && first <= 57) || (first >= 65 && first <= 90) || (first >= 97 && first <= 122);
   if (startsPlainly && value.length > 9 && first !== 120 && first !== 88) return false;
   const trimmed = value.trim();
@@ -65,7 +66,8 @@ export type FieldRole =
 /** Names the secret a field holds, from the matched name and what precedes it (`client_secret`, `SessionToken`). */
 export const classifySecretField = (name: string, before: string): { kind: string; strong: boolean } => {
   const key = name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const prefix = before.toLowerCase().replace(/[^a-z]/g, '');
+  // Only what is attached to the name counts (`client_secret`, `sessionToken`), not the word before it.
+  const prefix = (/[A-Za-z0-9_-]*$/.exec(before)?.[0] ?? '').toLowerCase().replace(/[^a-z]/g, '');
   if (key.startsWith('pass') || key.startsWith('pwd')) return { kind: 'password', strong: true };
   if (key.startsWith('secret')) {
     if (key.includes('accesskey')) return { kind: 'aws_secret_access_key', strong: true };
@@ -82,9 +84,10 @@ export const classifySecretField = (name: string, before: string): { kind: strin
   if (key.startsWith('api')) return { kind: 'api_key', strong: true };
   if (key.startsWith('private')) return { kind: 'private_key', strong: true };
   if (key.startsWith('credential')) return { kind: 'credentials', strong: true };
+  if (key.startsWith('cookie')) return { kind: 'cookie', strong: true };
   if (key.startsWith('session')) return { kind: 'session_id', strong: false };
   if (key.startsWith('authorization')) return { kind: 'authorization', strong: false };
-  for (const kind of ['signature', 'cookie', 'auth', 'hmac', 'nonce', 'salt']) {
+  for (const kind of ['signature', 'auth', 'hmac', 'nonce', 'salt']) {
     if (key.startsWith(kind)) return { kind, strong: false };
   }
   return { kind: 'key', strong: false };
@@ -133,6 +136,13 @@ export const looksRandom = (value: string): boolean => {
   return classes >= 2 && entropy(value) >= 3;
 };
 
+/**
+ * The leading run of characters key material is written in (base64, hex, URL-safe base64). A
+ * weak secret field is judged on it alone, so the verdict does not change when something after it
+ * (an e-mail, a host) has been replaced by a placeholder and the value is read again.
+ */
+const keyMaterialPrefix = (value: string): string => /^[A-Za-z0-9+/=_-]*/.exec(value)![0];
+
 const ACCOUNT_VALUE = /^(?:\d{12}|\d{4}-\d{4}-\d{4})$/;
 const BUCKET_VALUE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const AUTH_SCHEME = /^((?:Bearer|Basic|Token|Digest|Negotiate|NTLM)\s+)(\S+)$/i;
@@ -155,7 +165,7 @@ export const maskFieldValue = (role: FieldRole, value: string, context: ScanCont
     case 'secret': {
       const scheme = AUTH_SCHEME.exec(value);
       if (scheme) return `${scheme[1]!}${context.redact(authSchemeKind(scheme[1]!))}`;
-      if (role.strong || looksRandom(value)) return context.redact(role.kind);
+      if (role.strong || looksRandom(keyMaterialPrefix(value))) return context.redact(role.kind);
       return context.rescan(value);
     }
     case 'account':

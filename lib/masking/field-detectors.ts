@@ -1,4 +1,4 @@
-import type { Detector } from './detector.ts';
+import type { Detector, DetectorMatch, ScanContext } from './detector.ts';
 import {
   ACCOUNT_FIELD,
   BUCKET_FIELD,
@@ -11,7 +11,7 @@ import {
   splitOpeningQuote,
   type FieldRole,
 } from './field-context.ts';
-import { PlaceholderType } from './placeholders.ts';
+import { PlaceholderType, REDACTION_PREFIX } from './placeholders.ts';
 
 /**
  * Detectors for values whose field name says what they are. They match from the separator on and
@@ -21,16 +21,17 @@ import { PlaceholderType } from './placeholders.ts';
 
 /**
  * A field value: in escaped JSON quotes, in quotes, or bare up to a delimiter. A bare value may
- * start with an HTTP auth scheme (`Authorization: Bearer abc`). The opening quote is part of the
- * value and the closing one is not, so a replacement keeps the quoting intact.
+ * start with an HTTP auth scheme (`Authorization: Bearer abc`); it stops at `=` unless that is
+ * base64 padding at its end (`a=1b=2` is two fields), and before `--`, which starts a flag. The
+ * opening quote is part of the value and the closing one is not, so a replacement keeps the
+ * quoting intact.
  */
-const FIELD_VALUE = String.raw`\\"(?:[^"\\\r\n]|\\[^"\r\n])*|"(?:[^"\\\r\n]|\\.)*|'[^'\r\n]*|(?:(?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|[Dd]igest|[Nn]egotiate|NTLM)[ \t]+)?(?![\s"'<\[{(])[^\s"',;&<>)\]}\\]+`;
+const FIELD_VALUE = String.raw`\\"(?:[^"\\\r\n]|\\[^"\r\n])*|"(?:[^"\\\r\n]|\\.)*|'[^'\r\n]*|(?:(?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|[Dd]igest|[Nn]egotiate|NTLM)[ \t]+)?(?![\s"'<\[{(])(?:(?!--)[^\s"',;&<>)\]}\\=])+(?:=+(?![^\s"',;&<>)\]}\\]))?`;
 
 const NAMED_FIELDS = [SECRET_FIELD, PRINCIPAL_FIELD, USER_FIELD, BUCKET_FIELD, LOG_GROUP_FIELD].join('|');
 
 /** Between a field name and its separator: a closing quote (maybe escaped) and a few spaces. */
 const NAME_GAP = String.raw`\\?["']?[ \t]{0,3}`;
-const NAME_GAP_AT_END = /\\?["']?[ \t]{0,3}$/;
 
 /** How far back a field name is read to name the secret it holds (`client_secret`, `x-amz-security-token`). */
 const NAME_CONTEXT = 64;
@@ -41,25 +42,50 @@ const MAX_ROLES = 5_000;
 
 /** The role of the field whose separator is at `separator` in `input`. */
 const roleBefore = (input: string, separator: number): FieldRole | undefined => {
-  const gap = NAME_GAP_AT_END.exec(input.slice(Math.max(0, separator - 8), separator))?.[0].length ?? 0;
-  const nameEnd = separator - gap;
+  // Step back over the gap between name and separator: spaces, a closing quote, an escaping backslash.
+  let nameEnd = separator;
+  while (nameEnd > 0 && (input[nameEnd - 1] === ' ' || input[nameEnd - 1] === '\t')) nameEnd -= 1;
+  if (input[nameEnd - 1] === '"' || input[nameEnd - 1] === "'") nameEnd -= 1;
+  if (input[nameEnd - 1] === '\\') nameEnd -= 1;
   // The role depends on the name and a few characters before it (`client_`, `x-amz-security-`).
   const key = input.slice(Math.max(0, nameEnd - 48), nameEnd);
-  if (roles.has(key)) return roles.get(key);
-  if (roles.size >= MAX_ROLES) roles.clear();
-  const role = fieldRoleOfName(input.slice(Math.max(0, nameEnd - NAME_CONTEXT), nameEnd));
-  roles.set(key, role);
+  let role = roles.get(key);
+  if (role === undefined && !roles.has(key)) {
+    if (roles.size >= MAX_ROLES) roles.clear();
+    role = fieldRoleOfName(input.slice(Math.max(0, nameEnd - NAME_CONTEXT), nameEnd));
+    roles.set(key, role);
+  }
   return role;
 };
 
-/** Masks `value` by `role`; a bare identifier ends before sentence punctuation (`user=alice: timeout`). */
-const maskValueText = (role: FieldRole | undefined, rawValue: string, context: Parameters<Detector['handle']>[1]): string => {
+/** Length of the longest common suffix of two strings. */
+const commonSuffixLength = (a: string, b: string): number => {
+  let length = 0;
+  while (length < a.length && length < b.length && a[a.length - 1 - length] === b[b.length - 1 - length]) length += 1;
+  return length;
+};
+
+/**
+ * Masks a raw field value by `role`. A bare value that is not redacted gives back to the scan
+ * whatever it leaves raw at its end: sentence punctuation (`user=alice: timeout`) and the rest of
+ * a value that only held an identifier at its start (`user=bob@example.com(Basic …`), so that
+ * text is read with its own context and can start the next detection. A redacted secret keeps
+ * everything, since it may all be part of the secret.
+ */
+const maskValueText = (role: FieldRole | undefined, rawValue: string, match: DetectorMatch, context: ScanContext): string => {
   const { quote, content } = splitOpeningQuote(rawValue);
-  // A bare secret keeps trailing punctuation: it may be part of the secret.
-  const trailing = quote === '' && role?.role !== 'secret' ? (/[.:!?]+$/.exec(content)?.[0] ?? '') : '';
-  const value = content.slice(0, content.length - trailing.length);
+  if (quote !== '') return quote + (role ? maskFieldValue(role, content, context) : context.rescan(content));
+  if (role?.role === 'secret') {
+    const whole = maskFieldValue(role, content, context);
+    if (whole.startsWith(REDACTION_PREFIX)) return whole;
+  }
+  let valueEnd = content.length;
+  while (valueEnd > 0 && '.:!?'.includes(content[valueEnd - 1]!)) valueEnd -= 1;
+  const value = content.slice(0, valueEnd);
   const masked = role ? maskFieldValue(role, value, context) : context.rescan(value);
-  return `${quote}${masked}${trailing}`;
+  const raw = commonSuffixLength(value, masked);
+  match.consumed -= content.length - valueEnd + raw;
+  return masked.slice(0, masked.length - raw);
 };
 
 const fieldValue: Detector = {
@@ -69,8 +95,10 @@ const fieldValue: Detector = {
   // A one-character lookbehind first: `10:15:30` and `a=1` leave before the name patterns run.
   source: String.raw`[:=](?<=[A-Za-z"' \t\\][:=])(?<=(?:${NAMED_FIELDS})${NAME_GAP}[:=])[ \t]{0,3}(?:${FIELD_VALUE})`,
   handle: (match, context) => {
-    const separator = /^[:=][ \t]*/.exec(match.text)![0];
-    return separator + maskValueText(roleBefore(match.input, match.offset), match.text.slice(separator.length), context);
+    let valueStart = 1;
+    while (match.text[valueStart] === ' ' || match.text[valueStart] === '\t') valueStart += 1;
+    const role = roleBefore(match.input, match.offset);
+    return match.text.slice(0, valueStart) + maskValueText(role, match.text.slice(valueStart), match, context);
   },
 };
 
@@ -79,22 +107,28 @@ const FLAG_NAMES = 'password|passwd|secret|token|api-key|apikey|client-secret|se
 const flagValue: Detector = {
   id: 'flag',
   placement: 'anywhere',
-  // Command lines: `--password hunter2`, `--db-user app`.
-  source: String.raw`--(?<![A-Za-z0-9-]--)(?:[a-z0-9]+-)*(?:${FLAG_NAMES})[ \t]{1,3}(?:"[^"\r\n]*|'[^'\r\n]*|[^\s"'-][^\s"']*)`,
+  // Command lines: `--password hunter2`, `--db-user app`. No edge check before the dashes: for a
+  // secret, matching too eagerly is the safe side.
+  source: String.raw`--(?:[a-z0-9]+-)*(?:${FLAG_NAMES})[ \t]{1,3}(?:"[^"\r\n]*|'[^'\r\n]*|[^\s"'-][^\s"']*)`,
   handle: (match, context) => {
     const [, name = '', space = '', value = ''] = /^(\S+)([ \t]+)([\s\S]*)$/.exec(match.text) ?? [];
     const role = fieldRoleOfName(name.slice(2).replace(/-/g, '_'));
-    return name + space + maskValueText(role, value, context);
+    return name + space + maskValueText(role, value, match, context);
   },
 };
+
+/** Earlier elements of a list of account ids (`"accounts": ["111…", "222…"]`), so every element counts. */
+const EARLIER_ACCOUNTS = String.raw`(?:\\?["']?\d{12}\\?["']?[ \t]{0,3},[ \t]{0,3})*`;
 
 const accountValue: Detector = {
   id: 'account',
   placement: 'anywhere',
-  // `"accountId": "123456789012"`, `AccountId=…`, `account 123456789012`, `Account ID: 1234-5678-9012`.
+  wholeValue: true,
+  // `"accountId": "123456789012"`, `AccountId=…`, `account 123456789012`, `Account ID: 1234-5678-9012`,
+  // `"accountIds": ["…", "…"]`.
   // Only a 12-digit number right after such a name: a 12-digit number alone may be an order number.
   // Cheap checks first (a number starts here, twelve digits follow), the name lookbehind last.
-  source: String.raw`\d(?<![0-9]\d)(?=\d{11}(?![\d-])|\d{3}-\d{4}-\d{4}(?![\d-]))(?<=(?:${ACCOUNT_FIELD})\\?["']?[ \t]{0,3}(?:[:=][ \t]{0,3})?(?:\[[ \t]{0,3})?(?:#[ \t]?)?\\?["']?\d)(?:\d{11}|\d{3}-\d{4}-\d{4})`,
+  source: String.raw`\d(?<![0-9]\d)(?=\d{11}(?![A-Za-z0-9_-])|\d{3}-\d{4}-\d{4}(?![A-Za-z0-9_-]))(?<=(?:${ACCOUNT_FIELD})\\?["']?[ \t]{0,3}(?:[:=][ \t]{0,3})?(?:\[[ \t]{0,3}${EARLIER_ACCOUNTS})?(?:#[ \t]?)?\\?["']?\d)(?:\d{11}|\d{3}-\d{4}-\d{4})`,
   handle: (match, context) => context.placeholder(PlaceholderType.account, match.text),
 };
 

@@ -3,7 +3,7 @@ import { readHost } from './aws-hosts.ts';
 import { isInertValue } from './field-context.ts';
 import { isIPv4, isIPv6, isSharedIPv4, isSharedIPv6 } from './ip-addresses.ts';
 import { PlaceholderType } from './placeholders.ts';
-import { HOST_END, hostNameSource } from './top-level-domains.ts';
+import { HOST_END, hostNameSource, isHostName } from './top-level-domains.ts';
 
 /**
  * Identifier detectors, most specific first. Where two could start at the same place the earlier
@@ -25,7 +25,9 @@ const arn: Detector = {
   wholeValue: true,
   placement: 'punctuatedWord',
   // The whole ARN, resource part included: the resource name is often the most identifying part.
-  source: String.raw`(?<![A-Za-z0-9_-])arn:aws(?:-[a-z]+)*:[a-z0-9-]+:[a-z0-9-]*:(?:\d{12}|aws)?:[^\s"'<>()\[\]{}|\\^` + '`' + ']+',
+  // A comma or semicolon ends it, so lists of ARNs stay separate (IAM names with commas are rare).
+  // It never ends on sentence punctuation, which stays in the text for what follows (`…:x token: abc`).
+  source: String.raw`(?<![A-Za-z0-9_-])arn:aws(?:-[a-z]+)*:[a-z0-9-]+:[a-z0-9-]*:(?:\d{12}|aws)?:(?:[^\s"'<>()\[\]{}|\\^,;` + '`' + String.raw`]*[^\s"'<>()\[\]{}|\\^,;.:!?` + '`' + '])?',
   handle: (match, context) => {
     const [value, trailing] = splitTrailingPunctuation(match.text);
     const parts = value.split(':');
@@ -45,17 +47,15 @@ const arn: Detector = {
 /** Strips what follows a URL in prose: sentence punctuation and a closing bracket it did not open. */
 const splitUrlTrailing = (text: string): [string, string] => {
   let end = text.length;
-  for (;;) {
-    const last = text[end - 1];
-    if (last === undefined) break;
+  // The pattern never ends a URL on sentence punctuation; only an unopened bracket is left to give back.
+  while (end > 0 && ')]}'.includes(text[end - 1]!)) {
+    const close = text[end - 1]!;
+    const open = close === ')' ? '(' : close === ']' ? '[' : '{';
     const body = text.slice(0, end);
-    if ('.,;:!?'.includes(last)) end -= 1;
-    else if (last === ')' && body.split('(').length < body.split(')').length) end -= 1;
-    else if (last === ']' && body.split('[').length < body.split(']').length) end -= 1;
-    else if (last === '}' && body.split('{').length < body.split('}').length) end -= 1;
-    else break;
+    if (body.split(open).length >= body.split(close).length) break;
+    end -= 1;
   }
-  return [text.slice(0, end), text.slice(end)];
+  return end === text.length ? [text, ''] : [text.slice(0, end), text.slice(end)];
 };
 
 const maskUrlUser = (user: string, context: ScanContext): string => {
@@ -65,7 +65,7 @@ const maskUrlUser = (user: string, context: ScanContext): string => {
 };
 
 const maskUrlHost = (scheme: string, host: string, context: ScanContext): string => {
-  if (host === '') return host;
+  if (host === '' || isInertValue(host)) return host;
   if (/^s3[an]?$/i.test(scheme)) return context.placeholder(PlaceholderType.bucket, host);
   if (host.startsWith('[') && host.endsWith(']')) {
     const address = host.slice(1, -1);
@@ -87,7 +87,10 @@ const url: Detector = {
   placement: 'punctuatedWord',
   // Scheme and path shape stay (they tell what was called); credentials and host are masked, and
   // the path and query are scanned like any text.
-  source: String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s"'<>\\` + '`' + ']*',
+  // It never ends on sentence punctuation: `https://x/y: token: abc` leaves `: token: abc` to the scan.
+  // Placeholders (`s3://<BUCKET_1>/x`) are read as part of the URL too, so masked text is cut into
+  // the same pieces when it is scanned again. A `--` ends it: that starts a command-line flag.
+  source: String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/(?:(?:(?!--)[^\s"'\\` + '`' + String.raw`])*[^\s"'\\.,;:!?` + '`' + '])?',
   handle: (match, context) => {
     const schemeEnd = match.text.indexOf('://');
     const scheme = match.text.slice(0, schemeEnd);
@@ -135,7 +138,9 @@ const email: Detector = {
   id: 'email',
   wholeValue: true,
   placement: 'punctuatedWord',
-  source: String.raw`(?<![A-Za-z0-9.+%_-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,24}(?![A-Za-z0-9_-]|\.[A-Za-z0-9])`,
+  // The local part is read once (a lookahead and a backreference make it atomic): no backtracking
+  // through every word that turns out to have no `@`.
+  source: String.raw`(?<![A-Za-z0-9.+%_-])(?=(?<emailLocal>[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}))\k<emailLocal>@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,24}(?![A-Za-z0-9_-]|\.[A-Za-z0-9])`,
   handle: (match, context) => context.placeholder(PlaceholderType.email, match.text),
 };
 
@@ -144,7 +149,7 @@ const logGroupPath: Detector = {
   wholeValue: true,
   placement: 'punctuatedWord',
   // CloudWatch log groups by their conventional prefixes; the name after the prefix is the part that identifies.
-  source: String.raw`(?<![A-Za-z0-9_./-])\/(?:aws|aws-glue|ecs|eks)(?:\/[A-Za-z0-9_.#$\[\]-]+)+`,
+  source: String.raw`(?<![A-Za-z0-9_./-])\/(?:aws|aws-glue|ecs|eks)(?:\/[A-Za-z0-9_.#$\[\]-]*[A-Za-z0-9_#$\[\]-])+`,
   handle: (match, context) => {
     const [value, trailing] = splitTrailingPunctuation(match.text);
     return context.placeholder(PlaceholderType.logGroup, value) + trailing;
@@ -180,8 +185,11 @@ const host: Detector = {
   id: 'host',
   wholeValue: true,
   placement: 'punctuatedWord',
-  source: `(?<![A-Za-z0-9_.@-])(?:${hostNameSource()})${HOST_END}`,
+  // Not a later label of a longer name, except after a wildcard (`*.orders.internal`).
+  source: `(?<![A-Za-z0-9_@-]|[A-Za-z0-9_-]\\.)(?:${hostNameSource()})${HOST_END}`,
   handle: (match, context) => {
+    // A file or property name with an ambiguous suffix (`main.py`, `user.id`) holds nothing to mask.
+    if (!isHostName(match.text)) return match.text;
     const reading = readHost(match.text);
     for (const embedded of reading.embedded) context.remember(embedded.type, embedded.value);
     return reading.type ? context.placeholder(reading.type, match.text) : match.text;
@@ -205,7 +213,8 @@ const ipv4: Detector = {
   wholeValue: true,
   placement: 'punctuatedWord',
   // Ports (`:5432`) and prefix lengths (`/16`) stay readable after the address.
-  source: String.raw`(?<![A-Za-z0-9_.])\d{1,3}(?:\.\d{1,3}){3}(?![A-Za-z0-9_]|\.\d)`,
+  // Not followed by `-word` either: `1.2.3.4-beta` is a version.
+  source: String.raw`(?<![A-Za-z0-9_.])\d{1,3}(?:\.\d{1,3}){3}(?![A-Za-z0-9_]|\.\d|-[A-Za-z])`,
   handle: (match, context) =>
     isIPv4(match.text) && !isSharedIPv4(match.text) ? context.placeholder(PlaceholderType.ip, match.text) : match.text,
 };
@@ -216,7 +225,7 @@ const ipv6: Detector = {
   placement: 'punctuatedWord',
   // Loose on purpose (hex and colons, with `::` or eight groups), then validated: a full IPv6
   // grammar in the scan would cost more than it saves.
-  source: String.raw`(?<![A-Za-z0-9_:.])(?=[0-9A-Fa-f:]*::|(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]|(?:[0-9A-Fa-f]{1,4}:){6}\d)(?:[0-9A-Fa-f:]{2,32}:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:]{2,39})(?![A-Za-z0-9_:]|\.\d)`,
+  source: String.raw`(?<![A-Za-z0-9_:.])(?=[0-9A-Fa-f]{0,4}:)(?=[0-9A-Fa-f:]*::|(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]|(?:[0-9A-Fa-f]{1,4}:){6}\d)(?:[0-9A-Fa-f:]{2,32}:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:]{2,39})(?![A-Za-z0-9_:]|\.\d)`,
   handle: (match, context) =>
     isIPv6(match.text) && !isSharedIPv6(match.text) ? context.placeholder(PlaceholderType.ip, match.text) : match.text,
 };

@@ -35,8 +35,14 @@ export const isHuntedEverywhere = (entry: MaskEntry): boolean => {
   return /[-_.@/\d\s]/.test(value) || /[a-z][A-Z]/.test(value);
 };
 
-/** Same token edges as the detectors: not inside a longer word, and not the first labels of a longer host. */
-const wrap = (trie: string): RegExp => new RegExp(`(?<![A-Za-z0-9_-])(?:${trie})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`, 'g');
+/**
+ * A known value as a whole token, with the detectors' token edges: not inside a longer word, not
+ * a later label of a longer host (`api.orders.internal`), not its first labels (`orders.internal.example`).
+ */
+export const knownValueSource = (values: Iterable<string>): string =>
+  `(?<![A-Za-z0-9_-]|[A-Za-z0-9_-]\\.)(?:${literalTrieSource(values)})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`;
+
+const wrap = (values: readonly string[]): RegExp => new RegExp(knownValueSource(values), 'g');
 
 /** Values per compiled pattern: bounds the size of one regex and the cost of rebuilding the newest one. */
 const SEGMENT_SIZE = 4000;
@@ -56,6 +62,7 @@ export class KnownValueMatcher {
   readonly #include: (entry: MaskEntry) => boolean;
   #pending: string[] = [];
   #seen = 0;
+  readonly #values: string[] = [];
 
   /** `include` picks the entries this matcher hunts, among those distinctive enough (isHuntedEverywhere). */
   constructor(lookup: (value: string) => MaskEntry | undefined, include: (entry: MaskEntry) => boolean = () => true) {
@@ -63,26 +70,33 @@ export class KnownValueMatcher {
     this.#include = include;
   }
 
-  /** Brings the matcher up to date with the map's entries. */
-  update(entries: readonly MaskEntry[]): void {
-    if (entries.length === this.#seen) return;
+  /** Every value this matcher hunts. */
+  values(): readonly string[] {
+    return this.#values;
+  }
+
+  /** Brings the matcher up to date with the map's entries; returns how many values it added. */
+  update(entries: readonly MaskEntry[]): number {
+    if (entries.length === this.#seen) return 0;
     const fresh = entries
       .slice(this.#seen)
       .filter((entry) => isHuntedEverywhere(entry) && this.#include(entry))
       .map((entry) => entry.value);
     this.#seen = entries.length;
-    if (fresh.length === 0) return;
+    if (fresh.length === 0) return 0;
+    this.#values.push(...fresh);
     const last = this.#segments.at(-1);
     if (last && last.count < SEGMENT_SIZE) this.#segments.pop();
     else this.#pending = [];
     this.#pending.push(...fresh);
     while (this.#pending.length > SEGMENT_SIZE) {
       const full = this.#pending.slice(0, SEGMENT_SIZE);
-      this.#segments.push({ pattern: wrap(literalTrieSource(full)), count: full.length });
+      this.#segments.push({ pattern: wrap(full), count: full.length });
       this.#pending = this.#pending.slice(SEGMENT_SIZE);
     }
-    this.#segments.push({ pattern: wrap(literalTrieSource(this.#pending)), count: this.#pending.length });
+    this.#segments.push({ pattern: wrap(this.#pending), count: this.#pending.length });
     if (this.#pending.length === SEGMENT_SIZE) this.#pending = [];
+    return fresh.length;
   }
 
   replace(text: string, replacement: (entry: MaskEntry) => string): string {

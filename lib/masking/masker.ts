@@ -3,10 +3,11 @@ import { fieldRoleOfName, maskFieldValue, type FieldRole } from './field-context
 import { KnownValueMatcher } from './known-values.ts';
 import type { MaskMapState } from './map-state.ts';
 import { redactSecretKeysNearKeyIds } from './nearby-secret-keys.ts';
+import { redactPrivateKeyBlocks } from './private-key-blocks.ts';
 import { resolveMaskingOptions, type MaskingOptions } from './options.ts';
 import { PlaceholderMap, type MaskEntry } from './placeholder-map.ts';
 import { PlaceholderType, placeholderPattern, redactionMarker } from './placeholders.ts';
-import { Scanner } from './scanner.ts';
+import { Scanner, type ScanNotes } from './scanner.ts';
 
 export interface Leak {
   /** The placeholder type of a known value, or `secret:<kind>` for a secret. */
@@ -51,7 +52,10 @@ const mapStrings = (value: unknown, transform: (text: string) => string): unknow
 export class Masker {
   readonly #map: PlaceholderMap;
   readonly #scanner: Scanner;
-  /** Values the scan cannot find alone; swept after every scan. */
+  /**
+   * Known values the detectors cannot find alone (learned from context). The scan carries them as
+   * one more detector; a value learned during a scan is swept from that scan's output.
+   */
   readonly #learned: KnownValueMatcher;
   /** Every known value; the leak check's net. Built on first use. */
   #everyKnown: KnownValueMatcher | undefined;
@@ -82,14 +86,18 @@ export class Masker {
   /** Identifiers to placeholders, secrets to `[REDACTED:kind]`. */
   mask(text: string): string {
     if (text === '') return text;
-    return this.#sweep(this.#scan(text));
+    this.#syncLearned();
+    const scanned = this.#scan(text);
+    // Values learned in this scan may stand unmasked earlier in the same text.
+    return this.#syncLearned() ? this.#sweep(scanned) : scanned;
   }
 
   /** A deep copy with every string value and object key masked. Field names give context (`accountId`, `password`). */
   maskJson<T>(value: T): T {
+    this.#syncLearned();
     const scanned = this.#maskValue(value, undefined);
     // A value learned late in the walk (a `bucketName` after a message naming the bucket) is masked everywhere.
-    return mapStrings(scanned, (text) => this.#sweep(text)) as T;
+    return (this.#syncLearned() ? mapStrings(scanned, (text) => this.#sweep(text)) : scanned) as T;
   }
 
   /** Placeholders back to raw values; redactions stay redacted; unknown placeholders are left as written. */
@@ -131,8 +139,9 @@ export class Masker {
       redact: noteSecret,
       rescan: (segment) => scanner.scan(segment, context),
     };
+    this.#syncLearned();
     redactSecretKeysNearKeyIds(text, () => noteSecret('aws_secret_access_key'));
-    scanner.scan(text, context);
+    scanner.scan(redactPrivateKeyBlocks(text, () => noteSecret('private_key')), context);
     this.#everyKnown ??= new KnownValueMatcher((value) => map.lookup(value));
     this.#everyKnown.update(map.entries());
     this.#everyKnown.forEach(text, (entry) => leaks.set(entry.placeholder, { type: entry.type, placeholder: entry.placeholder }));
@@ -145,12 +154,28 @@ export class Masker {
   }
 
   #scan(text: string): string {
-    const withoutKeys = redactSecretKeysNearKeyIds(text, () => redactionMarker('aws_secret_access_key'));
-    return this.#scanner.scan(withoutKeys, this.#maskContext);
+    const withoutKeys = redactSecretKeysNearKeyIds(
+      redactPrivateKeyBlocks(text, () => redactionMarker('private_key')),
+      () => redactionMarker('aws_secret_access_key'),
+    );
+    const notes: ScanNotes = { glued: false };
+    const scanned = this.#scanner.scan(withoutKeys, this.#maskContext, notes);
+    // Rare: a replacement glued to the next word changes that word's edges; a second scan reads
+    // the text as the leak check will.
+    return notes.glued ? this.#scanner.scan(scanned, this.#maskContext) : scanned;
+  }
+
+  /**
+   * Takes in values learned since the last call; true when there were any. The scan is then
+   * recompiled with them, unless there are too many, in which case every scan is followed by a sweep.
+   */
+  #syncLearned(): boolean {
+    if (this.#learned.update(this.#map.entries()) === 0) return !this.#scanner.coversKnownValues;
+    this.#scanner.setKnownValues(this.#learned.values());
+    return true;
   }
 
   #sweep(text: string): string {
-    this.#learned.update(this.#map.entries());
     return this.#learned.replace(text, (entry) => entry.placeholder);
   }
 

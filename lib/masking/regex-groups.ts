@@ -5,7 +5,7 @@
  */
 
 export interface NumberedSource {
-  /** The source with every `(?<name>` turned into `(`. */
+  /** The source with every `(?<name>` turned into `(` and every `\k<name>` into `\N`. */
   source: string;
   /** Group names in order of their number (1-based numbers; index 0 is unused). */
   names: (string | undefined)[];
@@ -46,5 +46,11 @@ export const numberGroups = (source: string): NumberedSource => {
     }
     output += char;
   }
-  return { source: output, names };
+  // Named backreferences become numbered ones, now that the names are gone.
+  const numberedOutput = output.replace(/\\k<([A-Za-z][A-Za-z0-9]*)>/g, (_reference, name: string) => {
+    const number = names.indexOf(name);
+    if (number === -1) throw new Error(`backreference to unknown group ${name}`);
+    return `\\${number}`;
+  });
+  return { source: numberedOutput, names };
 };

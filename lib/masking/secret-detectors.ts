@@ -3,16 +3,8 @@ import type { Detector } from './detector.ts';
 /**
  * Secrets are redacted one way: replaced by `[REDACTED:kind]`, never stored, never restorable.
  * They come first in the combined scan so that no identifier detector can take part of one.
+ * Private key blocks span lines, so they are taken out before the scan (private-key-blocks.ts).
  */
-
-const privateKey: Detector = {
-  id: 'privateKey',
-  placement: 'anywhere',
-  // A whole PEM block, also inside JSON strings (escaped newlines); a block cut off before its END
-  // line is redacted up to where its base64 stops.
-  source: String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,20000}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*)`,
-  handle: (_match, context) => context.redact('private_key'),
-};
 
 const jwt: Detector = {
   id: 'jwt',
@@ -79,7 +71,6 @@ const authScheme: Detector = {
 
 /** Secrets that say what they are, wherever they stand; field-based secrets are in field-detectors.ts. */
 export const secretDetectors: readonly Detector[] = [
-  privateKey,
   jwt,
   awsAccessKeyId,
   awsSessionToken,

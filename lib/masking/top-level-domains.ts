@@ -1,3 +1,5 @@
+import { literalTrieSource } from './regex-text.ts';
+
 /**
  * Which dotted words are host names. A host detector that accepted any `word.word` would eat file
  * names (`app.js`, `config.yaml`), code paths (`event.detail.id`) and sentence ends, so a name is a
@@ -62,32 +64,42 @@ const REGISTRY_SECOND_LEVELS = ['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', '
 /** Internal suffixes that are only hosts with a namespace before them (`orders.prod.svc`, `web.service.consul`). */
 const NAMESPACED_SUFFIXES = ['svc', 'consul', 'app'] as const;
 
-const withUpperCase = (values: readonly string[]): string[] => {
-  const all = new Set<string>();
-  for (const value of values) {
-    all.add(value);
-    all.add(value.toUpperCase());
-  }
-  // Longer first so that the alternation tries `com` before `co`; the boundary after it decides anyway.
-  return [...all].sort((a, b) => b.length - a.length || a.localeCompare(b));
-};
+const withUpperCase = (values: readonly string[]): string[] => values.flatMap((value) => [value, value.toUpperCase()]);
 
-const alternation = (values: readonly string[]): string => `(?:${withUpperCase(values).join('|')})`;
-
-const LABEL = '[A-Za-z0-9_][A-Za-z0-9_-]*';
-const LOWER_LABEL = '[a-z0-9_][a-z0-9_-]*';
+const AMBIGUOUS = new Set<string>(AMBIGUOUS_COUNTRY_CODES);
+const NAMESPACED = new Set<string>(NAMESPACED_SUFFIXES);
+const REGISTRY = new Set<string>(REGISTRY_SECOND_LEVELS);
 
 /** A TLD ends the name: nothing word-like follows, and no further label (`example.com.conf` is a file). */
 export const HOST_END = String.raw`(?![\w-]|\.[A-Za-z0-9])`;
 
 /**
- * Regex source of a host name (no port, no scheme). Includes bare EC2 private DNS names such as
- * `ip-10-0-3-17`, which name an address even without their domain.
+ * Regex source of a host name (no port, no scheme): labels, then any listed TLD as one trie. The
+ * stricter rules for ambiguous suffixes are checked by `isHostName` on the match, which keeps the
+ * pattern to one pass over the labels. Also bare EC2 private DNS names such as `ip-10-0-3-17`,
+ * which name an address even without their domain.
  */
-export const hostNameSource = (): string =>
-  [
-    `(?:${LABEL}\\.)+${alternation([...COUNTRY_CODES, ...GENERIC_DOMAINS, ...INTERNAL_SUFFIXES])}`,
-    `(?:${LOWER_LABEL}\\.)+${alternation(REGISTRY_SECOND_LEVELS)}\\.${alternation(AMBIGUOUS_COUNTRY_CODES)}`,
-    `(?:${LOWER_LABEL}\\.){2,}${alternation(NAMESPACED_SUFFIXES)}`,
-    String.raw`(?:ip|ec2)-\d{1,3}(?:-\d{1,3}){3}`,
-  ].join('|');
+export const hostNameSource = (): string => {
+  const suffixes = withUpperCase([
+    ...COUNTRY_CODES,
+    ...GENERIC_DOMAINS,
+    ...INTERNAL_SUFFIXES,
+    ...AMBIGUOUS_COUNTRY_CODES,
+    ...NAMESPACED_SUFFIXES,
+  ]);
+  return String.raw`(?:[A-Za-z0-9_][A-Za-z0-9_-]*\.)+${`(?:${literalTrieSource(suffixes)})`}|(?:ip|ec2)-\d{1,3}(?:-\d{1,3}){3}`;
+};
+
+/**
+ * Whether a name matched by `hostNameSource` is a host: ambiguous country codes only in registry
+ * form (`shop.co.id`, not `user.id` or `main.py`), namespaced suffixes only after two labels
+ * (`orders.prod.svc`), both in lower case, as DNS names in logs are.
+ */
+export const isHostName = (name: string): boolean => {
+  const labels = name.split('.');
+  const last = labels[labels.length - 1]!;
+  if (AMBIGUOUS.has(last)) return labels.length >= 3 && REGISTRY.has(labels[labels.length - 2]!) && name === name.toLowerCase();
+  if (NAMESPACED.has(last)) return labels.length >= 3 && name === name.toLowerCase();
+  if (AMBIGUOUS.has(last.toLowerCase()) || NAMESPACED.has(last.toLowerCase())) return false;
+  return true;
+};

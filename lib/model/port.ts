@@ -45,5 +45,7 @@ export type ModelResponse = z.infer<typeof modelResponse>;
 /** The model port: one request in, one response out. Adapters speak a provider's wire format. */
 export interface ModelPort {
   readonly name: string;
+  /** How many tokens the model can read at once, when the adapter knows better than the model-family table. */
+  readonly contextWindowTokens?: number;
   complete(request: ModelRequest): Promise<ModelResponse>;
 }

@@ -1,5 +1,6 @@
 import { completeThroughGateway } from '../model/gateway.ts';
-import { costOf } from '../model/pricing.ts';
+import { contextWindowOf, costOf } from '../model/pricing.ts';
+import { fitConversation } from '../context/index.ts';
 import type { NewTranscriptEvent } from '../domain/transcript.ts';
 import { parseFinalAnswer } from '../model/final-answer.ts';
 import type { ModelRequest, ModelResponse } from '../model/port.ts';
@@ -11,6 +12,12 @@ import { loadMasker, maskMapDocument } from './privacy.ts';
 import { finalAnswerNudge } from './prompts.ts';
 import { reviewDraft, revisionRequest } from './reflection.ts';
 import { runStep } from './run-step.ts';
+
+/** Model port names carry the provider (`openai:gpt-4o`, a chain joined by `>`); the window is the primary model's. */
+const modelIdOf = (name: string): string => {
+  const primary = name.split('>')[0]!;
+  return primary.slice(primary.indexOf(':') + 1);
+};
 
 /**
  * One model turn: rebuild the conversation from the transcript, ask through the gateway, record both
@@ -34,7 +41,8 @@ export const callModel = async (dependencies: WorkflowDependencies, input: unkno
       ? { system: plan.system, messages: [...messages, { role: 'user', content: finalAnswerNudge }], tools: [], toolChoice: 'none' }
       : { system: plan.system, messages, tools, toolChoice: 'auto' };
     const masker = await loadMasker(dependencies.store, head.id, dependencies.masking);
-    const first = await completeThroughGateway(dependencies.model, masker, request);
+    const { request: fitted } = fitConversation(request, dependencies.model.contextWindowTokens ?? contextWindowOf(modelIdOf(dependencies.model.name)));
+    const first = await completeThroughGateway(dependencies.model, masker, fitted);
     const wantsTools = first.response.toolCalls.length > 0 && !state.finalOnly;
     const exchanges = [first];
     const recorded: NewTranscriptEvent[] = [
@@ -49,7 +57,7 @@ export const callModel = async (dependencies: WorkflowDependencies, input: unkno
       if (!review.passed) {
         const revision = await completeThroughGateway(dependencies.model, masker, {
           system: plan.system,
-          messages: [...request.messages, { role: 'assistant', content: first.response.text, toolCalls: [] }, { role: 'user', content: revisionRequest(review) }],
+          messages: [...fitted.messages, { role: 'assistant', content: first.response.text, toolCalls: [] }, { role: 'user', content: revisionRequest(review) }],
           tools: [],
           toolChoice: 'none',
         });

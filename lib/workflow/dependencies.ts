@@ -14,6 +14,8 @@ export interface WorkflowDependencies {
   masking?: MaskingOptions;
   /** Caps per investigation; the loop ends with an incomplete finding when one is reached. */
   budget?: InvestigationBudget;
+  /** Per-tool-result cap in tokens (default 10,000). */
+  toolResultTokens?: number;
   clock?: () => Date;
 }
 

@@ -11,6 +11,7 @@ export const systemPrompt = (): string =>
     'Every tool result carries an evidence reference such as E3; cite those references for every claim.',
     'Find where the fault originates, not only where it shows: a service whose dependency failed first is a symptom.',
     'A change can only cause what happened after it. If the evidence shows no real problem, say there is no incident.',
+    'A tool result marked "evicted": true was removed to save context; call refetch.tool with refetch.arguments to see it again. A result with omittedLines kept the head, the tail and the salient lines.',
     'Identifiers such as <IP_1> or <ARN_2> are placeholders for masked values; use them as they are in tool arguments.',
     'You cannot change anything yourself: remediation is proposed, and a human approves it.',
     'When you are done, reply with no tool calls and exactly one JSON object (optionally in a ```json fence) that matches this JSON Schema:',

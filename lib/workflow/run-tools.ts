@@ -1,4 +1,5 @@
 import type { NewTranscriptEvent } from '../domain/transcript.ts';
+import { capToolResult } from '../context/index.ts';
 import type { TranscriptEvent } from '../domain/transcript.ts';
 import { toolCall, type ToolCall } from '../model/port.ts';
 import { controlState, type ControlState } from './control.ts';
@@ -6,6 +7,14 @@ import { lastModelResponse, toolResultPayload, toolResults, type ToolResultPaylo
 import type { WorkflowDependencies } from './dependencies.ts';
 import { loadMasker, maskMapDocument } from './privacy.ts';
 import { runStep } from './run-step.ts';
+
+/** Per-result cap: the head, the tail and the salient middle of a large result fit in this many tokens. */
+const DEFAULT_TOOL_RESULT_TOKENS = 10_000;
+
+const capped = (result: ToolResultPayload, capTokens: number): ToolResultPayload => {
+  const { data, capped: wasCapped, originalTokens } = capToolResult(result.data, capTokens);
+  return wasCapped ? { ...result, data, summary: `${result.summary} (capped from about ${originalTokens} tokens)` } : result;
+};
 
 /** After this many turns in a row of nothing but repeated calls, the model is asked for its answer. */
 const STAGNANT_TURNS_LIMIT = 2;
@@ -63,7 +72,7 @@ export const runTools = async (dependencies: WorkflowDependencies, input: unknow
         outcome === undefined
           ? { toolCallId: call.id, name: call.name, ref, summary: `repeats an earlier call; see ${repeatOf}`, data: { repeatOf, note: `This exact call was already made; its result is ${repeatOf}.` } }
           : outcome.ok
-            ? { toolCallId: call.id, name: call.name, ref, summary: outcome.summary, data: outcome.data }
+            ? capped({ toolCallId: call.id, name: call.name, ref, summary: outcome.summary, data: outcome.data }, dependencies.toolResultTokens ?? DEFAULT_TOOL_RESULT_TOKENS)
             : { toolCallId: call.id, name: call.name, ref, summary: 'the tool call failed', error: outcome.error };
       return [
         { type: 'tool.call', payload: { ...call, sideEffect: toolbox.sideEffectOf(call.name) ?? 'unknown' } },

@@ -161,4 +161,32 @@ describe('workflow paths', () => {
     expect(finding?.review).toEqual({ passed: true, problems: [], revised: true });
     expect(finding?.report).toMatch(/## Review/);
   });
+
+  it('caps a large tool result, keeping the rare decisive line, and records exactly what the model saw', async () => {
+    const { store } = await freshStore();
+    const start = Date.parse('2026-04-06T00:00:00Z');
+    const logs = Array.from({ length: 20_000 }, (_, index) => ({
+      service: 'orders',
+      timestamp: new Date(start + index * 1000).toISOString(),
+      level: index === 9_876 ? 'FATAL' : 'INFO',
+      message: index === 9_876 ? 'migration 0042 failed: column "sku_v2" does not exist' : `GET /orders/${index} 200 ${index % 90}ms`,
+    }));
+    await store.putSnapshot('big', { now: '2026-04-06T06:00:00Z', environment: { logs } });
+    const model = new ScriptedModel((_, turn) =>
+      turn === 1 ? { toolCalls: [{ id: 'call_1', name: 'query_logs', arguments: { sinceMinutes: 600, limit: 200 } }] } : { text: finalAnswer('orders') },
+    );
+    const dependencies = { store, model, tools: new ScenarioReplaySource(store), notifier: new RecordingNotifier(), toolResultTokens: 2_000 };
+    const run = await runWorkflowLocally({
+      dependencies,
+      input: { trigger: { question: { text: 'why do orders fail?' } }, investigationId: 'cap-big', toolSource: { kind: 'scenario-replay', snapshot: 'big' } },
+    });
+    expect(run.status).toBe('SUCCEEDED');
+    const events = await store.events('cap-big');
+    const result = events.find((event) => event.type === 'tool.result')!.payload as { summary: string; data: unknown };
+    expect(result.summary).toMatch(/capped from about \d+ tokens/);
+    expect(JSON.stringify(result.data)).toContain('migration 0042 failed');
+    expect(JSON.stringify(result.data).length).toBeLessThan(2_000 * 4);
+    const secondRequest = events.filter((event) => event.type === 'model.request')[1]!.payload as { messages: { role: string; content: string }[] };
+    expect(secondRequest.messages.find((message) => message.role === 'tool')?.content).toContain('migration 0042 failed');
+  });
 });
