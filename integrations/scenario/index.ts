@@ -1,6 +1,7 @@
 import { environment as environmentSchema, type Environment } from '../../lib/domain/scenario.ts';
 import type { ToolDefinition } from '../../lib/tools/tool.ts';
 import { RecordedEnvironment } from './recorded-environment.ts';
+import { analyzeIncident } from './tools/analyze-incident.ts';
 import { getDependencies } from './tools/get-dependencies.ts';
 import { getMetrics } from './tools/get-metrics.ts';
 import { getTraces } from './tools/get-traces.ts';
@@ -17,7 +18,7 @@ export type ReplaySnapshot = z.infer<typeof replaySnapshot>;
 /** The read-only tools over a recorded environment. */
 export const scenarioTools = (environment: Environment, now: Date): ToolDefinition[] => {
   const recorded = new RecordedEnvironment(environment, now);
-  return [
+  const tools = [
     listAlarms(recorded),
     getDependencies(recorded),
     listChanges(recorded),
@@ -26,4 +27,5 @@ export const scenarioTools = (environment: Environment, now: Date): ToolDefiniti
     getTraces(recorded),
     searchRunbooks(recorded),
   ] as ToolDefinition[];
+  return [...tools, analyzeIncident(tools) as ToolDefinition];
 };

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scenarioTools } from '../../integrations/scenario/index.ts';
 import type { Environment } from '../../lib/domain/scenario.ts';
 import { Toolbox } from '../../lib/tools/toolbox.ts';
+import { BUNDLED_SCENARIOS_DIR, parseScenarioText } from '../../local/scenario-files.ts';
 
 const now = new Date('2026-04-06T04:10:00Z');
 const environment: Environment = {
@@ -78,5 +81,18 @@ describe('scenario tools', () => {
     expect(outcome).toMatchObject({ ok: false });
     expect(!outcome.ok && outcome.error).toMatch(/limit/);
     expect(await toolbox.execute({ id: 'c3', name: 'drop_table', arguments: {} }, { now })).toMatchObject({ ok: false });
+  });
+
+  it('analyze_incident summarizes the analyzers for hosted models', async () => {
+    const bundled = parseScenarioText(readFileSync(join(BUNDLED_SCENARIOS_DIR, 'bad-deploy-cascade.json'), 'utf8'), 'bad-deploy-cascade');
+    const bundledNow = new Date(bundled.now);
+    const tools = new Toolbox(scenarioTools(bundled.environment, bundledNow));
+    const outcome = await tools.execute({ id: 'a1', name: 'analyze_incident', arguments: { alertingService: 'storefront-web' } }, { now: bundledNow });
+    expect(outcome.ok).toBe(true);
+    const data = (outcome as { data: { incident: boolean; likelyOrigin: string; suspectChange: { summary: string } | null; strongestSignals: unknown[] } }).data;
+    expect(data).toMatchObject({ incident: true, likelyOrigin: 'inventory-api' });
+    expect(data.suspectChange?.summary).toMatch(/v2\.14\.0/);
+    expect(data.strongestSignals.length).toBeGreaterThan(0);
+    expect(tools.sideEffectOf('analyze_incident')).toBe('read-only');
   });
 });
