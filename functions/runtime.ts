@@ -9,6 +9,7 @@ import { SnsNotifier } from '../lib/notify/sns-notifier.ts';
 import { DynamoDbStore } from '../lib/store/dynamodb-store.ts';
 import type { StepName } from '../lib/workflow/control.ts';
 import type { WorkflowDependencies } from '../lib/workflow/dependencies.ts';
+import { investigationSettingsFromEnv } from '../lib/workflow/settings.ts';
 import { createSteps, type StepHandler } from '../lib/workflow/steps.ts';
 
 export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'sre-agent' });
@@ -27,11 +28,13 @@ const stepsFromEnvironment = (): Promise<Record<StepName, StepHandler>> => (step
 const buildSteps = async (): Promise<Record<StepName, StepHandler>> => {
   const store = new DynamoDbStore({ client: new DynamoDBClient({}), tableName: requiredEnv('TABLE_NAME') });
   const config = modelConfigFromEnv(process.env);
+  const { maxWallMs, masking } = investigationSettingsFromEnv(process.env);
   const model = await createModelFromConfig(config);
   const dependencies: WorkflowDependencies = {
     store,
     model: model === 'offline' ? new OfflineAnalyst() : model,
-    budget: config.budget,
+    budget: { ...config.budget, ...(maxWallMs === undefined ? {} : { maxWallMs }) },
+    ...(masking ? { masking } : {}),
     tools: new ScenarioReplaySource(store),
     notifier: new SnsNotifier(new SNSClient({}), process.env.NOTIFICATION_TOPIC_ARN ?? ''),
   };

@@ -6,6 +6,7 @@ import type { Investigation } from '../lib/domain/investigation.ts';
 import type { ModelPort } from '../lib/model/port.ts';
 import { RecordingNotifier } from '../lib/notify/recording-notifier.ts';
 import { DynamoDbStore } from '../lib/store/dynamodb-store.ts';
+import type { MaskingOptions } from '../lib/masking/index.ts';
 import type { InvestigationBudget } from '../lib/workflow/budget.ts';
 import type { WorkflowDependencies } from '../lib/workflow/dependencies.ts';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
@@ -52,7 +53,7 @@ export const investigateScenario = async (
   session: Pick<LocalSession, 'store' | 'notifier'>,
   scenario: Scenario,
   model: ModelPort,
-  options: { maxIterations?: number; onProgress?: (line: string) => void; budget?: InvestigationBudget } = {},
+  options: { maxIterations?: number; onProgress?: (line: string) => void; budget?: InvestigationBudget; masking?: MaskingOptions } = {},
 ): Promise<ScenarioRun> => {
   const recorded = { now: scenario.now, environment: scenario.environment };
   const snapshot = `env-${createHash('sha256').update(JSON.stringify(recorded)).digest('hex').slice(0, 20)}`;
@@ -64,6 +65,7 @@ export const investigateScenario = async (
     tools: new ScenarioReplaySource(session.store),
     notifier: session.notifier,
     ...(options.budget ? { budget: options.budget } : {}),
+    ...(options.masking ? { masking: options.masking } : {}),
   };
   const execution = await runWorkflowLocally({
     dependencies,

@@ -14,12 +14,13 @@ export const investigateCommand = (setExitCode: (code: number) => void): Command
     .option('--provider <name>', 'offline, openai, anthropic or bedrock (default: SRE_AGENT_MODEL_PROVIDER, else offline)')
     .action(async (options: { scenario: string; json?: boolean; dataDir: string; maxIterations: number; provider?: string }) => {
       const scenario = loadScenario(options.scenario);
-      const { model, budget } = await selectModel(options.provider);
+      const { model, budget, masking } = await selectModel(options.provider);
       const session = await openLocalSession(options.dataDir);
       try {
         const run = await investigateScenario(session, scenario, model, {
           maxIterations: options.maxIterations,
           budget,
+          ...(masking ? { masking } : {}),
           onProgress: (line) => process.stderr.write(`${line}\n`),
         });
         const { investigation } = run;

@@ -1,4 +1,6 @@
 import { Command, CommanderError } from 'commander';
+import { ModelConfigError } from '../../lib/model/config/index.ts';
+import { SettingsError } from '../../lib/workflow/settings.ts';
 import { ScenarioError } from '../scenario-files.ts';
 import { evalCommand } from './eval.ts';
 import { investigateCommand } from './investigate.ts';
@@ -24,6 +26,10 @@ export const main = async (argv: readonly string[]): Promise<number> => {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+    if (error instanceof ModelConfigError || error instanceof SettingsError) {
+      process.stderr.write(`sre-agent: ${error.message}\n`);
+      return EXIT.badInput;
+    }
     if (error instanceof ScenarioError) {
       process.stderr.write(`sre-agent: invalid scenario ${error.message}\n`);
       return EXIT.badInput;
