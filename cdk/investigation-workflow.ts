@@ -133,7 +133,7 @@ export class InvestigationWorkflow extends Construct {
     const start = guarded(
       task(
         'StartInvestigation',
-        sfn.TaskInput.fromObject({ input: sfn.JsonPath.entirePayload, maxIterations }),
+        sfn.TaskInput.fromObject({ input: sfn.JsonPath.entirePayload, maxIterations, executionId: sfn.JsonPath.stringAt('$$.Execution.Id') }),
       ),
     );
     const plan = guarded(task('Plan'));

@@ -46,6 +46,11 @@ const LAMBDA_SERVICE_ERRORS = [
   'Lambda.TooManyRequestsException',
 ];
 
+/** Step Functions hands every execution its id; StartInvestigation records it to tell retries from duplicates. */
+const executionContext = {
+  Execution: { Id: 'arn:aws:states:us-east-1:123456789012:execution:sre-agent:test', Input: {}, StartTime: '2026-01-01T00:00:00.000Z' },
+};
+
 describe('buildLocalWorkflowDefinition', () => {
   let built: LocalWorkflowDefinition;
   let states: Record<string, State>;
@@ -82,10 +87,10 @@ describe('buildLocalWorkflowDefinition', () => {
   });
 
   it('passes the whole execution input and maxIterations to StartInvestigation', () => {
-    expect(states['StartInvestigation']?.['Parameters']).toEqual({ 'input.$': '$', maxIterations: 8 });
+    expect(states['StartInvestigation']?.['Parameters']).toEqual({ 'input.$': '$', maxIterations: 8, 'executionId.$': '$$.Execution.Id' });
     const custom = buildLocalWorkflowDefinition({ maxIterations: 3 });
     const customStates = custom.definition['States'] as Record<string, State>;
-    expect(customStates['StartInvestigation']?.['Parameters']).toEqual({ 'input.$': '$', maxIterations: 3 });
+    expect(customStates['StartInvestigation']?.['Parameters']).toEqual({ 'input.$': '$', maxIterations: 3, 'executionId.$': '$$.Execution.Id' });
     expect(() => buildLocalWorkflowDefinition({ maxIterations: 0 })).toThrow(/maxIterations/);
   });
 
@@ -157,7 +162,7 @@ describe('buildLocalWorkflowDefinition', () => {
       ]),
     );
     const machine = new StateMachine(built.definition as never);
-    const result = await machine.run({ trigger: { question: 'why?' } }, { overrides: { taskResourceLocalHandlers } }).result;
+    const result = await machine.run({ trigger: { question: 'why?' } }, { overrides: { taskResourceLocalHandlers }, context: executionContext }).result;
     expect(result).toMatchObject({ investigationId: 'inv-1', iteration: 3, finalOnly: true, next: 'final' });
     expect(calls).toEqual([
       'StartInvestigation',
@@ -178,6 +183,7 @@ describe('buildLocalWorkflowDefinition', () => {
     const run = machine.run(
       { trigger: { question: 'why?' } },
       {
+        context: executionContext,
         overrides: {
           taskResourceLocalHandlers: {
             StartInvestigation: async () => ({ investigationId: 'inv-2', iteration: 0, maxIterations: 8, finalOnly: false }),

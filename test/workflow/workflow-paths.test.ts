@@ -189,4 +189,14 @@ describe('workflow paths', () => {
     const secondRequest = events.filter((event) => event.type === 'model.request')[1]!.payload as { messages: { role: string; content: string }[] };
     expect(secondRequest.messages.find((message) => message.role === 'tool')?.content).toContain('migration 0042 failed');
   });
+
+  it('lets the same execution retry StartInvestigation after it created the investigation', async () => {
+    const model = new ScriptedModel(() => ({ text: finalAnswer('inventory-api') }));
+    const { dependencies } = await setUp(model);
+    const steps = createSteps(dependencies);
+    const input = { input: { trigger: scenario.trigger }, maxIterations: 8, executionId: 'arn:aws:states:us-east-1:123456789012:execution:sm:one' };
+    const first = await steps['start-investigation'](input);
+    expect(await steps['start-investigation'](input)).toEqual(first);
+    await expect(steps['start-investigation']({ ...input, executionId: 'arn:aws:states:us-east-1:123456789012:execution:sm:two' })).rejects.toThrow(/already/);
+  });
 });
