@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { capLines, cappedLinesTokens, headTailLines } from '../lib/context/cap-log-lines.ts';
 import { estimateTokens } from '../lib/context/token-estimate.ts';
+import { seededRandom as mulberry32 } from '../lib/random/seeded-random.ts';
 
 export interface ContextBudgetBench {
   ours: number;
@@ -59,17 +60,6 @@ export async function runContextBudgetBench(): Promise<ContextBudgetBench> {
 
 type Random = () => number;
 
-/** A small, fast, seedable PRNG (mulberry32): the same seed gives the same logs on every machine. */
-function mulberry32(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const services = ['api-gateway', 'order-service', 'payment-service', 'inventory-service', 'auth-service', 'notification-worker'] as const;
 

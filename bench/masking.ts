@@ -8,6 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Masker } from '../lib/masking/index.ts';
+import { seededRandom as randomSource } from '../lib/random/seeded-random.ts';
 
 export interface MaskingBenchResult {
   mbPerSec: number;
@@ -26,17 +27,6 @@ export interface LogCorpus {
   bytes: number;
 }
 
-/** Small deterministic PRNG (mulberry32), so every run masks the same corpus. */
-const randomSource = (seed: number): (() => number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 /** Identifier pools: a real estate has a bounded number of accounts, hosts and instances, seen many times. */
 const buildPools = (random: () => number) => {

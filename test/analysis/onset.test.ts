@@ -1,21 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectOnset, detectTransientSpike, type Point } from '../../lib/analysis/onset.ts';
+import { seededRandom } from '../../lib/random/seeded-random.ts';
 
 const PERIOD = 60_000;
 const START = Date.UTC(2026, 3, 6, 3, 0);
 
-/** mulberry32: a small seeded generator, so every synthetic series is the same on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Standard normal noise by Box-Muller. */
 function gaussian(random: () => number): number {

@@ -1,17 +1,8 @@
+export { seededRandom as seeded } from '../../lib/random/seeded-random.ts';
 /** Application logs for the context-budget tests: seeded, so a failure reproduces. */
 
 export type Random = () => number;
 
-export function seeded(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface LogRecord {
   timestamp: string;

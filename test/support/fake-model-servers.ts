@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+export { seededRandom } from '../../lib/random/seeded-random.ts';
 
 /** A request as the fake server received it; `body` is the parsed JSON. */
 export interface ReceivedRequest {
@@ -128,17 +129,6 @@ export const inSequence =
   (_request, index) =>
     replies[Math.min(index, replies.length - 1)]!;
 
-/** A 32-bit seeded PRNG (mulberry32), uniform in [0, 1). */
-export const seededRandom = (seed: number): (() => number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 /** A port on 127.0.0.1 that nothing listens on (for connection-refused tests). */
 export const closedPortURL = async (path = ''): Promise<string> => {
