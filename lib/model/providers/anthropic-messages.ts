@@ -11,7 +11,7 @@ import {
   argumentsOf,
   enforceToolChoice,
   inputSchemaOf,
-  nonNegativeInt,
+  responseFromParts,
   pairToolMessages,
   safeToolId,
   toolsToDeclare,
@@ -112,27 +112,16 @@ export class AnthropicMessagesModel implements AbortableModelPort {
       if (block.type === 'text') text.push(block.text);
       else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: argumentsOf(block.input) });
     }
-    const usage = message.usage;
-    const cached = nonNegativeInt(usage?.cache_read_input_tokens);
-    const written = nonNegativeInt(usage?.cache_creation_input_tokens);
-    const stop = message.stop_reason;
-    return {
-      text: text.join(''),
+    return responseFromParts({
+      text,
       toolCalls,
-      usage: {
-        // Anthropic counts cache reads and writes apart from input_tokens; the port's inputTokens is the whole prompt.
-        inputTokens: nonNegativeInt(usage?.input_tokens) + cached + written,
-        outputTokens: nonNegativeInt(usage?.output_tokens),
-        cachedTokens: cached,
-      },
-      stopReason:
-        stop === 'max_tokens' || stop === 'model_context_window_exceeded'
-          ? 'max_tokens'
-          : stop === 'tool_use' || toolCalls.length > 0
-            ? 'tool_use'
-            : 'end_turn',
+      inputTokens: message.usage?.input_tokens,
+      outputTokens: message.usage?.output_tokens,
+      cacheReadTokens: message.usage?.cache_read_input_tokens,
+      cacheWriteTokens: message.usage?.cache_creation_input_tokens,
+      stopReason: message.stop_reason,
       model: message.model || this.model,
-    };
+    });
   }
 
   async complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {

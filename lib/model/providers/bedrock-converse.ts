@@ -14,7 +14,7 @@ import {
   enforceToolChoice,
   hasToolTraffic,
   inputSchemaOf,
-  nonNegativeInt,
+  responseFromParts,
   pairToolMessages,
   safeToolId,
   toolsToDeclare,
@@ -121,27 +121,16 @@ export class BedrockConverseModel implements AbortableModelPort {
         toolCalls.push({ id: block.toolUse.toolUseId ?? `tool_${toolCalls.length + 1}`, name: block.toolUse.name ?? '', arguments: argumentsOf(block.toolUse.input) });
       }
     }
-    const usage = output.usage;
-    const cached = nonNegativeInt(usage?.cacheReadInputTokens);
-    const written = nonNegativeInt(usage?.cacheWriteInputTokens);
-    const stop = output.stopReason;
-    return {
-      text: text.join(''),
+    return responseFromParts({
+      text,
       toolCalls,
-      usage: {
-        // Bedrock counts cache reads and writes apart from inputTokens; the port's inputTokens is the whole prompt.
-        inputTokens: nonNegativeInt(usage?.inputTokens) + cached + written,
-        outputTokens: nonNegativeInt(usage?.outputTokens),
-        cachedTokens: cached,
-      },
-      stopReason:
-        stop === 'max_tokens' || stop === 'model_context_window_exceeded'
-          ? 'max_tokens'
-          : stop === 'tool_use' || toolCalls.length > 0
-            ? 'tool_use'
-            : 'end_turn',
+      inputTokens: output.usage?.inputTokens,
+      outputTokens: output.usage?.outputTokens,
+      cacheReadTokens: output.usage?.cacheReadInputTokens,
+      cacheWriteTokens: output.usage?.cacheWriteInputTokens,
+      stopReason: output.stopReason,
       model: this.model,
-    };
+    });
   }
 
   async complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {

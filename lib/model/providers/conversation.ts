@@ -1,4 +1,4 @@
-import type { ChatMessage, ModelPort, ModelRequest, ModelResponse, ToolSpec } from '../port.ts';
+import type { ChatMessage, ModelPort, ModelRequest, ModelResponse, ToolCall, ToolSpec } from '../port.ts';
 
 /** Per-call options every adapter here accepts on top of the port: an abort signal for timeouts. */
 export interface CallOptions {
@@ -111,3 +111,38 @@ export const enforceToolChoice = (request: ModelRequest, response: ModelResponse
 
 export const nonNegativeInt = (value: number | null | undefined): number =>
   typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0;
+
+/** What a Messages-style reply (Anthropic, Bedrock Converse) says, before it becomes the port's response. */
+export interface ReplyParts {
+  text: readonly string[];
+  toolCalls: ToolCall[];
+  /** Input tokens billed as new; cache reads and writes are counted apart by these providers. */
+  inputTokens: number | null | undefined;
+  outputTokens: number | null | undefined;
+  cacheReadTokens: number | null | undefined;
+  cacheWriteTokens: number | null | undefined;
+  stopReason: string | null | undefined;
+  model: string;
+}
+
+/** The port's response: `inputTokens` is the whole prompt, cache reads and writes included. */
+export const responseFromParts = (parts: ReplyParts): ModelResponse => {
+  const cached = nonNegativeInt(parts.cacheReadTokens);
+  const stop = parts.stopReason;
+  return {
+    text: parts.text.join(''),
+    toolCalls: parts.toolCalls,
+    usage: {
+      inputTokens: nonNegativeInt(parts.inputTokens) + cached + nonNegativeInt(parts.cacheWriteTokens),
+      outputTokens: nonNegativeInt(parts.outputTokens),
+      cachedTokens: cached,
+    },
+    stopReason:
+      stop === 'max_tokens' || stop === 'model_context_window_exceeded'
+        ? 'max_tokens'
+        : stop === 'tool_use' || parts.toolCalls.length > 0
+          ? 'tool_use'
+          : 'end_turn',
+    model: parts.model,
+  };
+};
