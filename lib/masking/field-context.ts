@@ -138,11 +138,11 @@ export const looksRandom = (value: string): boolean => {
 
 /**
  * The leading run of characters key material is written in (base64, hex, URL-safe base64). A
- * weak secret field is judged on it alone, so the verdict does not change when something after it
- * (an e-mail, a host) has been replaced by a placeholder and the value is read again.
+ * weak secret field is judged on it alone: a placeholder or redaction ends it.
  */
 const keyMaterialPrefix = (value: string): string => /^[A-Za-z0-9+/=_-]*/.exec(value)![0];
 
+const NOT_A_NAME = /["'\\<>{}[\]\u0000-\u001f]/;
 const ACCOUNT_VALUE = /^(?:\d{12}|\d{4}-\d{4}-\d{4})$/;
 const BUCKET_VALUE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const AUTH_SCHEME = /^((?:Bearer|Basic|Token|Digest|Negotiate|NTLM)\s+)(\S+)$/i;
@@ -156,17 +156,15 @@ export const authSchemeKind = (scheme: string): string => {
 /** Masks a field value by its role; `rescan` handles everything that the role does not decide. */
 export const maskFieldValue = (role: FieldRole, value: string, context: ScanContext): string => {
   if (isInertValue(value)) return context.rescan(value);
-  // A value seen before keeps its placeholder; secrets are never in the map.
-  if (role.role !== 'secret') {
-    const known = context.known(value);
-    if (known !== undefined) return known;
-  }
   switch (role.role) {
     case 'secret': {
       const scheme = AUTH_SCHEME.exec(value);
       if (scheme) return `${scheme[1]!}${context.redact(authSchemeKind(scheme[1]!))}`;
-      if (role.strong || looksRandom(keyMaterialPrefix(value))) return context.redact(role.kind);
-      return context.rescan(value);
+      if (role.strong) return context.redact(role.kind);
+      // Judged on the value as it reads once identifiers in it are masked, which is how the leak
+      // check will read it: the same verdict either way.
+      const scanned = context.rescan(value);
+      return looksRandom(keyMaterialPrefix(scanned)) ? context.redact(role.kind) : scanned;
     }
     case 'account':
       return ACCOUNT_VALUE.test(value) ? context.placeholder(PlaceholderType.account, value) : context.rescan(value);
@@ -183,15 +181,18 @@ export const maskFieldValue = (role: FieldRole, value: string, context: ScanCont
         })
         .join(':');
     case 'user':
-    case 'logGroup': {
+    case 'logGroup':
+    case 'bucket': {
+      // A name holds no quotes, brackets or escapes (a value that does is text, a JSON fragment);
+      // a bucket name has a fixed shape. Anything else is only scanned.
+      if (role.role === 'bucket' ? !BUCKET_VALUE.test(value) : NOT_A_NAME.test(value)) return context.rescan(value);
+      // A name seen before keeps its placeholder without being read again.
+      const known = context.known(value);
+      if (known !== undefined) return known;
       const scanned = context.rescan(value);
       if (scanned !== value) return scanned;
-      return context.placeholder(role.role === 'user' ? PlaceholderType.user : PlaceholderType.logGroup, value);
-    }
-    case 'bucket': {
-      const scanned = context.rescan(value);
-      if (scanned !== value || !BUCKET_VALUE.test(value)) return scanned;
-      return context.placeholder(PlaceholderType.bucket, value);
+      const type = role.role === 'user' ? PlaceholderType.user : role.role === 'bucket' ? PlaceholderType.bucket : PlaceholderType.logGroup;
+      return context.placeholder(type, value);
     }
   }
 };

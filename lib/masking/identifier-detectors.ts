@@ -90,7 +90,7 @@ const url: Detector = {
   // It never ends on sentence punctuation: `https://x/y: token: abc` leaves `: token: abc` to the scan.
   // Placeholders (`s3://<BUCKET_1>/x`) are read as part of the URL too, so masked text is cut into
   // the same pieces when it is scanned again. A `--` ends it: that starts a command-line flag.
-  source: String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/(?:(?:(?!--)[^\s"'\\` + '`' + String.raw`])*[^\s"'\\.,;:!?` + '`' + '])?',
+  source: String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/(?:(?:(?!--)[^\s"'\\` + '`' + String.raw`])*(?!--)[^\s"'\\.,;:!?` + '`' + '])?',
   handle: (match, context) => {
     const schemeEnd = match.text.indexOf('://');
     const scheme = match.text.slice(0, schemeEnd);
@@ -149,7 +149,9 @@ const logGroupPath: Detector = {
   wholeValue: true,
   placement: 'punctuatedWord',
   // CloudWatch log groups by their conventional prefixes; the name after the prefix is the part that identifies.
-  source: String.raw`(?<![A-Za-z0-9_./-])\/(?:aws|aws-glue|ecs|eks)(?:\/[A-Za-z0-9_.#$\[\]-]*[A-Za-z0-9_#$\[\]-])+`,
+  // `/aws/<service>/<name>` or `/ecs/<name>`; bare prefixes (`/aws/lambda`) name nobody's resource.
+  // Anything but a slash may stand before it: inside a longer path it is still a log group name.
+  source: String.raw`(?<!\/)\/(?:(?:aws|aws-glue)(?:\/[A-Za-z0-9_.#$\[\]-]*[A-Za-z0-9_#$\[\]-]){2,}|(?:ecs|eks)(?:\/[A-Za-z0-9_.#$\[\]-]*[A-Za-z0-9_#$\[\]-])+)`,
   handle: (match, context) => {
     const [value, trailing] = splitTrailingPunctuation(match.text);
     return context.placeholder(PlaceholderType.logGroup, value) + trailing;

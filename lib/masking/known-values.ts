@@ -27,7 +27,8 @@ const MAX_SWEPT_LENGTH = 1024;
 /** Whether a known value is distinctive enough to mask (and to flag as a leak) wherever it appears. */
 export const isHuntedEverywhere = (entry: MaskEntry): boolean => {
   const value = entry.value;
-  if (value.length > MAX_SWEPT_LENGTH) return false;
+  // Quotes and escapes are read differently once text is re-quoted (JSON.stringify): leave such values to context.
+  if (value.length > MAX_SWEPT_LENGTH || /["\\]/.test(value)) return false;
   if (entry.type === PlaceholderType.name || entry.type === PlaceholderType.service) return true;
   if (value.length < 4 || COMMON_WORDS.has(value.toLowerCase())) return false;
   if (!CONTEXT_TYPES.has(entry.type)) return true;

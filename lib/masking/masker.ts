@@ -26,6 +26,23 @@ const SELF_EVIDENT_TYPES = new Set<string>([
   PlaceholderType.pod,
 ]);
 
+/**
+ * Rare: a replacement glued to the next word changes that word's edges (a placeholder's `>` is an
+ * edge where the raw value was not), so a second scan reads the output as the leak check will.
+ */
+const scanTwiceIfGlued = (scanner: Scanner, text: string, context: ScanContext): string => {
+  const notes: ScanNotes = { glued: false };
+  const scanned = scanner.scan(text, context, notes);
+  return notes.glued ? scanner.scan(scanned, context) : scanned;
+};
+
+/** Secrets that span lines or sit next to their key id are redacted before the scan (see their modules). */
+const redactBeforeScan = (text: string): string =>
+  redactSecretKeysNearKeyIds(
+    redactPrivateKeyBlocks(text, () => redactionMarker('private_key')),
+    () => redactionMarker('aws_secret_access_key'),
+  );
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== 'object' || value === null) return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
@@ -78,7 +95,7 @@ export class Masker {
         map.placeholderFor(type, value);
       },
       redact: (kind) => redactionMarker(kind),
-      rescan: (segment) => scanner.scan(segment, context),
+      rescan: (segment) => scanTwiceIfGlued(scanner, segment, context),
     };
     this.#maskContext = context;
   }
@@ -148,21 +165,31 @@ export class Masker {
     return [...leaks.values()];
   }
 
+  /**
+   * `findLeaks` over every string and object key of a JSON-like value, each read on its own as
+   * `maskJson` masked it. Prefer it to `findLeaks(JSON.stringify(value))`: re-quoting adds a level
+   * of escapes (`\\\"`), and text right at the edge of an escaped quote can read differently.
+   */
+  findLeaksJson(value: unknown): Leak[] {
+    const leaks = new Map<string, Leak>();
+    mapStrings(value, (text) => {
+      for (const leak of this.findLeaks(text)) leaks.set(leak.placeholder ?? leak.type, leak);
+      return text;
+    });
+    return [...leaks.values()];
+  }
+
   /** The map as plain JSON, a new object each time; contains no secrets. */
   state(): MaskMapState {
     return this.#map.toState();
   }
 
   #scan(text: string): string {
-    const withoutKeys = redactSecretKeysNearKeyIds(
-      redactPrivateKeyBlocks(text, () => redactionMarker('private_key')),
-      () => redactionMarker('aws_secret_access_key'),
-    );
-    const notes: ScanNotes = { glued: false };
-    const scanned = this.#scanner.scan(withoutKeys, this.#maskContext, notes);
-    // Rare: a replacement glued to the next word changes that word's edges; a second scan reads
-    // the text as the leak check will.
-    return notes.glued ? this.#scanner.scan(scanned, this.#maskContext) : scanned;
+    return this.#scanPrepared(redactBeforeScan(text));
+  }
+
+  #scanPrepared(text: string): string {
+    return scanTwiceIfGlued(this.#scanner, text, this.#maskContext);
   }
 
   /**
@@ -181,7 +208,10 @@ export class Masker {
 
   #maskValue(value: unknown, role: FieldRole | undefined): unknown {
     if (typeof value === 'string') {
-      return role ? maskFieldValue(role, value, this.#maskContext) : this.#scan(value);
+      if (!role) return this.#scan(value);
+      // Key blocks and key pairs come out first, whatever the field says the value is.
+      const prepared = redactBeforeScan(value);
+      return prepared === value ? maskFieldValue(role, value, this.#maskContext) : this.#scanPrepared(prepared);
     }
     if (typeof value === 'number' && role) return this.#maskNumberField(value, role);
     if (Array.isArray(value)) return value.map((item) => this.#maskValue(item, role));

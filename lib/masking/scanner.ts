@@ -134,16 +134,24 @@ const compile = (ordered: readonly Detector[]): CompiledScan => {
 };
 
 /**
- * What a scan observed besides its output. `glued`: a replacement ended right before a letter,
- * digit or underscore. Detectors read token edges, and a placeholder's `>` is an edge where the
- * raw value's last character was not, so text glued to a replacement can read differently when
- * scanned again; the caller then scans the output once more.
+ * What a scan observed besides its output. `glued`: a replacement ended right before text that
+ * could start a token (see startsAnotherToken). Detectors read token edges, and a placeholder's
+ * `>` is an edge where the raw value's last character was not, so text glued to a replacement can
+ * read differently when scanned again; the caller then scans the output once more.
  */
 export interface ScanNotes {
   glued: boolean;
 }
 
-const WORD_CHARACTER = /[A-Za-z0-9_]/;
+/**
+ * Whether the text at `index`, right after a replacement, could be read as the start of a token
+ * once the replacement's `>` or `]` stands before it: a word character, a log group path, or `::`.
+ */
+const GLUED_START = /[A-Za-z0-9_]|\/(?:aws|ecs|eks)\/|::/y;
+const startsAnotherToken = (text: string, index: number): boolean => {
+  GLUED_START.lastIndex = index;
+  return GLUED_START.test(text);
+};
 
 /**
  * Replaces every detection in `text` by what its detector returns. An `exec` loop with string
@@ -181,7 +189,7 @@ const scanWith = (compiled: CompiledScan, text: string, context: ScanContext, no
     if (replaced) {
       output += text.slice(copied, offset) + replacement;
       copied = end;
-      if (notes && end < text.length && WORD_CHARACTER.test(text[end]!)) notes.glued = true;
+      if (notes && end < text.length && startsAnotherToken(text, end)) notes.glued = true;
     }
     // A detector may have scanned a segment with the same pattern (rescan); resume after this match.
     pattern.lastIndex = end > offset ? end : end + 1;

@@ -27,7 +27,7 @@ const awsSessionToken: Detector = {
   id: 'awsSessionToken',
   placement: 'word',
   // STS session tokens begin with a fixed base64 prefix whatever field they sit in.
-  source: String.raw`(?<![A-Za-z0-9/+=])(?:IQoJb3JpZ2luX2V|FwoGZXIvYXdz|FQoGZXIvYXdz)[A-Za-z0-9/+=%]{20,}`,
+  source: String.raw`(?<![A-Za-z0-9/+])(?:IQoJb3JpZ2luX2V|FwoGZXIvYXdz|FQoGZXIvYXdz)[A-Za-z0-9/+=%]{20,}`,
   handle: (_match, context) => context.redact('aws_session_token'),
 };
 

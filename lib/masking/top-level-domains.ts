@@ -61,7 +61,10 @@ const INTERNAL_SUFFIXES = [
 /** Second-level labels of registries that publish under a country code (`co.uk`, `com.au`, `co.id`). */
 const REGISTRY_SECOND_LEVELS = ['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'or', 'ne', 'go', 'gob', 'mil', 'nic'] as const;
 
-/** Internal suffixes that are only hosts with a namespace before them (`orders.prod.svc`, `web.service.consul`). */
+/**
+ * Suffixes that count only with two labels before them: Kubernetes and Consul namespaces
+ * (`orders.prod.svc`, `web.service.consul`), and `.app`, which is also a macOS bundle extension.
+ */
 const NAMESPACED_SUFFIXES = ['svc', 'consul', 'app'] as const;
 
 const withUpperCase = (values: readonly string[]): string[] => values.flatMap((value) => [value, value.toUpperCase()]);

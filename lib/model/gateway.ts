@@ -19,7 +19,8 @@ export const completeThroughGateway = async (
   request: ModelRequest,
 ): Promise<{ request: ModelRequest; response: ModelResponse }> => {
   const masked = modelRequest.parse(masker.maskJson(request));
-  const leaks = masker.findLeaks(JSON.stringify(masked));
+  // Checked value by value, as maskJson masked them: a second level of JSON escaping could read differently.
+  const leaks = masker.findLeaksJson(masked);
   if (leaks.length > 0) throw new LeakBlockedError(leaks);
   const response = modelResponse.parse(await model.complete(masked));
   return { request: masked, response };

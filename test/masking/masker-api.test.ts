@@ -141,6 +141,16 @@ describe('leak check', () => {
     expect(JSON.stringify(leaks)).not.toMatch(/10\.0\.3\.17|123456789012|svc-deploy|hunter2|AKIA/);
   });
 
+  it('checks a JSON value string by string', () => {
+    const masker = new Masker();
+    const masked = masker.maskJson({ events: [{ message: 'from 10.0.3.17', detail: { password: 'hunter2' } }] });
+    expect(masker.findLeaksJson(masked)).toEqual([]);
+    expect(masker.findLeaksJson({ note: 'raw 10.0.3.17', '10.0.3.17': 1, nested: ['token: abc123'] })).toEqual([
+      { type: 'IP', placeholder: '<IP_1>' },
+      { type: 'secret:token' },
+    ]);
+  });
+
   it('does not report identifiers the map has never seen', () => {
     expect(new Masker().findLeaks('10.0.0.1 api.example.com')).toEqual([]);
   });

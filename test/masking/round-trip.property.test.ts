@@ -39,13 +39,14 @@ describe('masking round trip (property)', () => {
 
   it('finds no leak in its own output even when identifiers, secrets and noise are glued together', () => {
     // Real logs separate tokens; this checks the edges: a replacement that changes what the text
-    // next to it reads as must not leave anything the leak check would block.
+    // next to it reads as must not leave anything the leak check would block. Adversarial input,
+    // so a fixed seed: the run is the same on every machine.
     fc.assert(
       fc.property(glued, (text) => {
         const masker = new Masker(options);
         expect(masker.findLeaks(masker.mask(text))).toEqual([]);
       }),
-      { numRuns: 1000 },
+      { numRuns: 1000, seed: 20240115 },
     );
   });
 
