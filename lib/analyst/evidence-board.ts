@@ -61,11 +61,9 @@ export interface EvidenceBoard {
   /** Tools whose source said it has no data. */
   unavailable: Set<string>;
   services?: ServiceNode[];
-  servicesRef?: string;
   alarms: Alarm[];
   alarmsRef?: string;
   changes: Change[];
-  changesRef?: string;
   logs: LogRecord[];
   series: Series[];
   traces: TraceSummary[];
@@ -120,10 +118,7 @@ export const readEvidence = (messages: readonly ChatMessage[]): EvidenceBoard =>
     switch (message.name) {
       case 'get_dependencies': {
         const services = listOf(serviceNode, data.services);
-        if (services.length > (board.services?.length ?? 0)) {
-          board.services = services;
-          board.servicesRef = ref;
-        }
+        if (services.length > (board.services?.length ?? 0)) board.services = services;
         break;
       }
       case 'list_alarms':
@@ -137,7 +132,6 @@ export const readEvidence = (messages: readonly ChatMessage[]): EvidenceBoard =>
           seenChanges.add(key);
           board.changes.push({ ...item, ref, at: Date.parse(item.timestamp) });
         }
-        board.changesRef ??= ref;
         break;
       case 'query_logs':
         for (const item of listOf(logLine, data.lines)) {
