@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatMessage } from '../model/port.ts';
+import { callFingerprint, canonicalJson } from '../tools/call-fingerprint.ts';
 
 /**
  * Everything the analyst has learned so far, read back from the tool results in the
@@ -70,14 +71,7 @@ export interface EvidenceBoard {
   runbooks: Runbook[];
 }
 
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  );
-
-export const fingerprint = (name: string, args: Record<string, unknown>): string => `${name}:${canonical(args)}`;
+export const fingerprint = callFingerprint;
 
 export const readEvidence = (messages: readonly ChatMessage[]): EvidenceBoard => {
   const board: EvidenceBoard = {
@@ -143,7 +137,7 @@ export const readEvidence = (messages: readonly ChatMessage[]): EvidenceBoard =>
         break;
       case 'get_metrics':
         for (const item of listOf(series, data.series)) {
-          const key = `${item.service}|${item.name}|${canonical(item.dimensions ?? {})}|${item.stat ?? ''}|${item.periodSeconds ?? ''}`;
+          const key = `${item.service}|${item.name}|${canonicalJson(item.dimensions ?? {})}|${item.stat ?? ''}|${item.periodSeconds ?? ''}`;
           if (seenSeries.has(key)) continue;
           seenSeries.add(key);
           board.series.push({ ...item, ref });

@@ -2,6 +2,7 @@ import type { NewTranscriptEvent } from '../domain/transcript.ts';
 import { capToolResult } from '../context/index.ts';
 import type { TranscriptEvent } from '../domain/transcript.ts';
 import { toolCall, type ToolCall } from '../model/port.ts';
+import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { controlState, type ControlState } from './control.ts';
 import { lastModelResponse, toolResultPayload, toolResults, type ToolResultPayload } from './conversation.ts';
 import type { WorkflowDependencies } from './dependencies.ts';
@@ -19,14 +20,7 @@ const capped = (result: ToolResultPayload, capTokens: number): ToolResultPayload
 /** After this many turns in a row of nothing but repeated calls, the model is asked for its answer. */
 const STAGNANT_TURNS_LIMIT = 2;
 
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  );
-
-const fingerprintOf = (call: ToolCall): string => `${call.name}:${canonical(call.arguments)}`;
+const fingerprintOf = (call: ToolCall): string => callFingerprint(call.name, call.arguments);
 
 /** Every call made so far, by fingerprint, with the evidence ref of its result (each call is followed by its result). */
 const earlierCalls = (events: readonly TranscriptEvent[]): Map<string, string> => {
