@@ -1,4 +1,5 @@
 import { scenarioTools } from '../integrations/scenario/index.ts';
+import { surveyCalls } from '../integrations/scenario/tools/survey.ts';
 import type { Scenario } from '../lib/domain/scenario.ts';
 import { grade } from '../lib/evaluation/grader.ts';
 import { Masker } from '../lib/masking/index.ts';
@@ -16,17 +17,8 @@ import type { ScenarioResult } from './evaluation.ts';
 const allData = async (scenario: Scenario): Promise<Record<string, unknown>> => {
   const now = new Date(scenario.now);
   const toolbox = new Toolbox(scenarioTools(scenario.environment, now));
-  const widest = { sinceMinutes: 7 * 24 * 60 };
-  const calls: [string, Record<string, unknown>][] = [
-    ['list_alarms', {}],
-    ['get_dependencies', {}],
-    ['list_changes', widest],
-    ['query_logs', { ...widest, limit: 200 }],
-    ['get_metrics', widest],
-    ['get_traces', widest],
-  ];
   const data: Record<string, unknown> = {};
-  for (const [name, args] of calls) {
+  for (const [name, args] of surveyCalls(7 * 24 * 60, 'DEBUG')) {
     const outcome = await toolbox.execute({ id: name, name, arguments: args }, { now });
     data[name] = outcome.ok ? outcome.data : { error: outcome.error };
   }

@@ -4,7 +4,7 @@ import type { FindingDraft } from '../domain/finding.ts';
 import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.ts';
 import { actionPatterns, categoryOfChange, causesIn } from './cause-signals.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
-import { calleesOf, collectSignals, isFault, type Signal } from './signals.ts';
+import { calleesOf, collectSignals, isFault, iso, type Signal } from './signals.ts';
 
 /** Kinds of service that hold state or queue work: when saturated, usually a client drove them there. */
 const sharedResourceKinds = new Set(['rds', 'dynamodb', 'sqs', 'sns', 's3', 'elasticache']);
@@ -26,8 +26,6 @@ export interface Diagnosis {
   candidates: string[];
   draft: FindingDraft;
 }
-
-const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
 /** The service the alert is about: an alarm named in the brief, else the longest service name in it. */
 export const symptomServiceOf = (board: EvidenceBoard): string | undefined => {

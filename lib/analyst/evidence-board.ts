@@ -71,7 +71,6 @@ export interface EvidenceBoard {
   runbooks: Runbook[];
 }
 
-export const fingerprint = callFingerprint;
 
 export const readEvidence = (messages: readonly ChatMessage[]): EvidenceBoard => {
   const board: EvidenceBoard = {
@@ -90,7 +89,7 @@ export const readEvidence = (messages: readonly ChatMessage[]): EvidenceBoard =>
   const seenChanges = new Set<string>();
   for (const message of messages) {
     if (message.role === 'assistant') {
-      for (const call of message.toolCalls) board.asked.add(fingerprint(call.name, call.arguments));
+      for (const call of message.toolCalls) board.asked.add(callFingerprint(call.name, call.arguments));
       continue;
     }
     if (message.role !== 'tool') continue;

@@ -1,6 +1,7 @@
 import type { ToolSpec } from '../model/port.ts';
 import type { Diagnosis } from './diagnose.ts';
-import { fingerprint, type EvidenceBoard } from './evidence-board.ts';
+import { callFingerprint } from '../tools/call-fingerprint.ts';
+import type { EvidenceBoard } from './evidence-board.ts';
 
 /** How far either side of a suspect's troubled stretch the close look at its logs reaches. */
 const ZOOM_MS = 45 * 60_000;
@@ -24,7 +25,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const offered = new Set(tools.map((tool) => tool.name));
   const lookback = lookbackMinutes(board.brief);
   const fresh = (calls: PlannedCall[]) =>
-    calls.filter((call) => offered.has(call.name) && !board.asked.has(fingerprint(call.name, call.arguments)));
+    calls.filter((call) => offered.has(call.name) && !board.asked.has(callFingerprint(call.name, call.arguments)));
 
   const survey = fresh([
     { name: 'list_alarms', arguments: {} },

@@ -1,5 +1,6 @@
 import { detectOnset, detectTransientSpike, type Onset } from '../analysis/onset.ts';
 import { fitTrend, hoursToLimit } from '../analysis/trend.ts';
+import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { isBadShift, meaningOf } from './metric-semantics.ts';
@@ -37,7 +38,8 @@ export const windowOf = (board: EvidenceBoard): Window | undefined => {
   return { start: Math.min(...times), end: Math.max(...times) };
 };
 
-const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
+/** An epoch-ms time as ISO-8601, without the noise of zero milliseconds. */
+export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
 const quote = (text: string, length = 160): string => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
@@ -181,8 +183,6 @@ const metricSignals = (board: EvidenceBoard): Signal[] =>
   });
 
 const round = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value.toPrecision(3)).toString());
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Everything a service calls, directly or not. */
 export const calleesOf = (services: readonly ServiceNode[], service: string): Set<string> => {

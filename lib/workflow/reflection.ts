@@ -22,6 +22,12 @@ const earliestMention = (draft: FindingDraft, service: string): number | undefin
     .map((entry) => Date.parse(entry.at))
     .sort((a, b) => a - b)[0];
 
+/** Refs the draft cites that no tool result in the transcript carries. */
+export const unknownEvidenceRefs = (draft: FindingDraft, events: readonly TranscriptEvent[]): string[] => {
+  const refs = new Set(toolResults(events).map((result) => result.ref));
+  return draft.evidence.map((item) => item.ref).filter((ref) => !refs.has(ref));
+};
+
 /**
  * Checks a draft finding against the evidence before it is written: every cited ref exists, an
  * incident cites evidence, the root cause and the remediation targets are services the tools saw,
@@ -29,8 +35,7 @@ const earliestMention = (draft: FindingDraft, service: string): number | undefin
  */
 export const reviewDraft = (draft: FindingDraft, events: readonly TranscriptEvent[]): Review => {
   const problems: string[] = [];
-  const refs = new Set(toolResults(events).map((result) => result.ref));
-  const unknownRefs = draft.evidence.map((item) => item.ref).filter((ref) => !refs.has(ref));
+  const unknownRefs = unknownEvidenceRefs(draft, events);
   if (unknownRefs.length > 0) problems.push(`cites evidence that does not exist: ${unknownRefs.join(', ')}`);
   if (draft.incident && draft.evidence.length === 0) problems.push('claims an incident without citing any evidence');
   const services = knownServices(events);

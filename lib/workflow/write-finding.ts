@@ -5,7 +5,7 @@ import { controlState, type ControlState } from './control.ts';
 import { lastModelResponse, toolResults } from './conversation.ts';
 import type { WorkflowDependencies } from './dependencies.ts';
 import { loadMasker } from './privacy.ts';
-import { reviewDraft } from './reflection.ts';
+import { reviewDraft, unknownEvidenceRefs } from './reflection.ts';
 import { findingFrom, incompleteFinding } from './report.ts';
 import { runStep } from './run-step.ts';
 
@@ -21,7 +21,7 @@ export const writeFinding = async (dependencies: WorkflowDependencies, input: un
     const masker = await loadMasker(dependencies.store, head.id, dependencies.masking);
     const evidence = evidenceIndex(events, masker);
     const answer = parseFinalAnswer(lastModelResponse(events)?.text ?? '');
-    const unknownRefs = answer.ok ? answer.draft.evidence.filter((item) => !evidence.has(item.ref)).map((item) => item.ref) : [];
+    const unknownRefs = answer.ok ? unknownEvidenceRefs(answer.draft, events) : [];
     const finding = state.stopReason
       ? incompleteFinding(`the investigation budget ran out: ${state.stopReason}`, evidence)
       : !answer.ok

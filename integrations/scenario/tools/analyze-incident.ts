@@ -4,6 +4,7 @@ import { readEvidence } from '../../../lib/analyst/evidence-board.ts';
 import type { ChatMessage } from '../../../lib/model/port.ts';
 import { defineTool, type ToolDefinition } from '../../../lib/tools/tool.ts';
 import { sinceMinutes } from './shared-inputs.ts';
+import { surveyCalls } from './survey.ts';
 
 /**
  * The deterministic analyzers the offline analyst decides with, offered to hosted models as one
@@ -22,14 +23,7 @@ export const analyzeIncident = (survey: readonly ToolDefinition[]) =>
     sideEffect: 'read-only',
     iamActions: [...new Set(survey.flatMap((tool) => tool.iamActions))],
     run: async (input, context) => {
-      const calls: [string, Record<string, unknown>][] = [
-        ['list_alarms', {}],
-        ['get_dependencies', {}],
-        ['list_changes', { sinceMinutes: Math.max(24 * 60, input.sinceMinutes) }],
-        ['query_logs', { minLevel: 'WARN', sinceMinutes: input.sinceMinutes, limit: 200 }],
-        ['get_metrics', { sinceMinutes: input.sinceMinutes }],
-        ['get_traces', { sinceMinutes: input.sinceMinutes }],
-      ];
+      const calls = surveyCalls(input.sinceMinutes, 'WARN');
       const messages: ChatMessage[] = [{ role: 'user', content: [input.alertText, input.alertingService].filter(Boolean).join('\n') }];
       for (const [index, [name, args]] of calls.entries()) {
         const tool = survey.find((candidate) => candidate.name === name);
