@@ -11,7 +11,7 @@ export const toolSourceRef = z.discriminatedUnion('kind', [
 ]);
 export type ToolSourceRef = z.infer<typeof toolSourceRef>;
 
-export const investigationStatus = z.enum(['running', 'succeeded', 'failed']);
+export const investigationStatus = z.enum(['running', 'succeeded', 'failed', 'cancelled']);
 export type InvestigationStatus = z.infer<typeof investigationStatus>;
 
 /** The head record of one investigation. The trigger itself is stored beside it. */
@@ -27,6 +27,8 @@ export const investigation = z.object({
   usage: usageTotals,
   modelName: z.string(),
   toolSource: toolSourceRef,
+  /** The service the trigger points at, when it names one (alarm dimensions, a question's service). */
+  service: z.string().optional(),
   /** The Step Functions execution that owns it; a second execution for the same trigger is refused. */
   executionId: z.string().optional(),
   finding: finding.optional(),

@@ -82,7 +82,7 @@ export const pagerDutyWebhook = z.object({
 export type PagerDutyWebhook = z.infer<typeof pagerDutyWebhook>;
 
 export const scheduledSweep = z.object({ sweep: z.literal('health') });
-export const question = z.object({ text: z.string().min(1), service: z.string().optional() });
+export const question = z.object({ text: z.string().min(1), service: z.string().optional(), since: isoTimestamp.optional() });
 
 export type Trigger =
   | { cloudwatchAlarm: CloudWatchAlarmEvent }

@@ -55,7 +55,7 @@ const describePagerDuty = ({ event }: PagerDutyWebhook): TriggerBrief => {
 };
 
 /** CloudWatch writes `2026-04-06T04:02:00.000+0000`; `Date` wants a colon in the offset. */
-const normalizeAwsTimestamp = (value: string): string => {
+export const normalizeAwsTimestamp = (value: string): string => {
   const normalized = value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
   return Number.isNaN(Date.parse(normalized)) ? value : new Date(normalized).toISOString();
 };
@@ -71,6 +71,11 @@ export const describeTrigger = (trigger: Trigger): TriggerBrief => {
   }
   return {
     summary: `Question: ${trigger.question.text}`,
-    text: lines(`A teammate asks: "${trigger.question.text}"`, trigger.question.service && `They are asking about the service ${trigger.question.service}.`),
+    ...(trigger.question.since === undefined ? {} : { occurredAt: trigger.question.since }),
+    text: lines(
+      `A teammate asks: "${trigger.question.text}"`,
+      trigger.question.service && `They are asking about the service ${trigger.question.service}.`,
+      trigger.question.since && `They are asking about the time since ${trigger.question.since}.`,
+    ),
   };
 };

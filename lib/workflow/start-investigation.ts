@@ -1,9 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Investigation } from '../domain/investigation.ts';
-import { trigger as triggerSchema, triggerKind, type Trigger } from '../domain/trigger.ts';
+import { trigger as triggerSchema, triggerKind } from '../domain/trigger.ts';
 import { emptyUsage } from '../domain/usage.ts';
 import { describeTrigger } from '../triggers/brief.ts';
+import { identifyTrigger, investigationIdFor } from '../triggers/identity.ts';
 import { startStepInput, type ControlState } from './control.ts';
 import { now, type WorkflowDependencies } from './dependencies.ts';
 
@@ -15,19 +15,14 @@ export class DuplicateInvestigationError extends Error {
   override readonly name = 'DuplicateInvestigationError';
 }
 
-/** Alerts that AWS or PagerDuty may deliver twice get the same id, so the second is refused. */
-const idFor = (trigger: Trigger): string => {
-  const deliveryId = 'cloudwatchAlarm' in trigger ? trigger.cloudwatchAlarm.id : 'pagerduty' in trigger ? trigger.pagerduty.event.id : undefined;
-  if (deliveryId === undefined) return `inv-${randomUUID()}`;
-  return `inv-${createHash('sha256').update(deliveryId).digest('hex').slice(0, 24)}`;
-};
-
 export const startInvestigation = async (dependencies: WorkflowDependencies, rawInput: unknown): Promise<ControlState> => {
   const { input, maxIterations, executionId } = startStepInput.parse(rawInput);
   const parsed = triggerSchema.safeParse(input.trigger);
   if (!parsed.success) throw new InvalidTriggerError(`the trigger is not valid: ${z.prettifyError(parsed.error)}`);
   const trigger = parsed.data;
-  const id = input.investigationId ?? idFor(trigger);
+  // An alert delivered twice (alarm ARN + state time, PagerDuty incident id) gets the same id, so the second is refused.
+  const identity = identifyTrigger(trigger);
+  const id = input.investigationId ?? investigationIdFor(identity);
   const at = now(dependencies).toISOString();
   const investigation: Investigation = {
     id,
@@ -41,6 +36,7 @@ export const startInvestigation = async (dependencies: WorkflowDependencies, raw
     usage: emptyUsage(),
     modelName: dependencies.model.name,
     toolSource: input.toolSource ?? { kind: 'none' },
+    ...(identity.service === undefined ? {} : { service: identity.service }),
     ...(executionId === undefined ? {} : { executionId }),
   };
   const outcome: ControlState = { investigationId: id, iteration: 0, maxIterations, finalOnly: false, stagnantTurns: 0 };

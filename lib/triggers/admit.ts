@@ -1,0 +1,116 @@
+import type { ToolSourceRef } from '../domain/investigation.ts';
+import type { Trigger } from '../domain/trigger.ts';
+import { describeTrigger } from './brief.ts';
+import { identifyTrigger, investigationIdFor } from './identity.ts';
+import type { TriggerLedger } from './ledger.ts';
+import type { InvestigationStarter } from './starter.ts';
+
+export interface AdmissionSettings {
+  /** A trigger joins its group's investigation when the group's last trigger is at most this old. */
+  groupWindowMs: number;
+  /** Investigations running at once; the rest wait in the queue. */
+  maxRunning: number;
+  /** Where new investigations' tools read from (a recorded environment locally). */
+  toolSource?: ToolSourceRef;
+}
+
+export interface AdmissionPorts {
+  ledger: TriggerLedger;
+  starter: InvestigationStarter;
+  settings: AdmissionSettings;
+  clock?: () => Date;
+  /** One line per investigation state change. */
+  log?: (line: string) => void;
+}
+
+export type AdmissionOutcome = 'started' | 'queued' | 'joined' | 'duplicate';
+
+export interface Admitted {
+  investigationId: string;
+  outcome: AdmissionOutcome;
+}
+
+export const DEFAULT_GROUP_WINDOW_MS = 30 * 60_000;
+export const DEFAULT_MAX_RUNNING = 10;
+
+/**
+ * The single door every trigger goes through: a delivery seen before starts nothing, a trigger
+ * whose group is open joins its investigation, anything else is queued and started as soon as a
+ * running slot is free. `deliveryKeys` are the transport's own ids (a webhook delivery id).
+ */
+export const admitTrigger = async (ports: AdmissionPorts, trigger: Trigger, deliveryKeys: readonly string[] = []): Promise<Admitted> => {
+  const { ledger, settings } = ports;
+  const at = (ports.clock ?? (() => new Date()))();
+  const receivedAt = at.toISOString();
+  const identity = identifyTrigger(trigger);
+  const candidateId = investigationIdFor(identity);
+  const keys = [...deliveryKeys, ...(identity.occurrenceKey === undefined ? [] : [identity.occurrenceKey])];
+  const claimed: string[] = [];
+  for (const key of keys) {
+    const claim = await ledger.claim(key, candidateId);
+    if (!claim.claimed) {
+      await Promise.all(claimed.map((earlier) => ledger.reassign(earlier, claim.investigationId)));
+      return { investigationId: claim.investigationId, outcome: 'duplicate' };
+    }
+    claimed.push(key);
+  }
+  if (identity.groupKey !== undefined) {
+    const group = await ledger.joinGroup(identity.groupKey, candidateId, at, settings.groupWindowMs);
+    if (group.joined) {
+      await ledger.attach(group.investigationId, {
+        receivedAt,
+        summary: describeTrigger(trigger).summary,
+        ...(identity.occurrenceKey === undefined ? {} : { occurrenceKey: identity.occurrenceKey }),
+      });
+      await Promise.all(claimed.map((key) => ledger.reassign(key, group.investigationId)));
+      ports.log?.(`investigation ${group.investigationId} joined by ${identity.label}`);
+      return { investigationId: group.investigationId, outcome: 'joined' };
+    }
+  }
+  await ledger.admit({
+    investigationId: candidateId,
+    receivedAt,
+    input: { trigger, investigationId: candidateId, ...(settings.toolSource ? { toolSource: settings.toolSource } : {}) },
+    ...(identity.service === undefined ? {} : { service: identity.service }),
+    ...(identity.groupKey === undefined ? {} : { groupKey: identity.groupKey }),
+  });
+  ports.log?.(`investigation ${candidateId} queued: ${identity.label}`);
+  const started = await startQueued(ports);
+  return { investigationId: candidateId, outcome: started.includes(candidateId) ? 'started' : 'queued' };
+};
+
+/** Starts queued investigations, oldest first, while running slots are free; returns the ids it started. */
+export const startQueued = async (ports: AdmissionPorts): Promise<string[]> => {
+  const { ledger, starter, settings } = ports;
+  const started: string[] = [];
+  for (;;) {
+    const [next] = await ledger.queued(1);
+    if (next === undefined) return started;
+    // Another caller holds this one's slot (or every slot is taken): it, or the next ending, drains on.
+    if (!(await ledger.acquireSlot(next, settings.maxRunning))) return started;
+    if (!(await ledger.dequeue(next))) {
+      await ledger.releaseSlot(next);
+      continue;
+    }
+    const admission = await ledger.admission(next);
+    if (!admission) continue;
+    try {
+      await ledger.setState(next, 'started');
+      await starter.start(next, admission.input);
+      ports.log?.(`investigation ${next} started`);
+      started.push(next);
+    } catch (error) {
+      // Nothing is dropped: it goes back in the queue for the next drain.
+      await ledger.setState(next, 'queued');
+      await ledger.releaseSlot(next);
+      await ledger.enqueue(next);
+      throw error;
+    }
+  }
+};
+
+/** An investigation's execution ended (any way): its slot goes to the next queued one. */
+export const investigationEnded = async (ports: AdmissionPorts, investigationId: string): Promise<string[]> => {
+  await ports.ledger.releaseSlot(investigationId);
+  return startQueued(ports);
+};
