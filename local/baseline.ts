@@ -1,5 +1,4 @@
 import { scenarioTools } from '../integrations/scenario/index.ts';
-import { surveyCalls } from '../integrations/scenario/tools/survey.ts';
 import type { Scenario } from '../lib/domain/scenario.ts';
 import { grade } from '../lib/evaluation/grader.ts';
 import { Masker } from '../lib/masking/index.ts';
@@ -7,6 +6,7 @@ import { parseFinalAnswer } from '../lib/model/final-answer.ts';
 import { completeThroughGateway } from '../lib/model/gateway.ts';
 import type { ModelPort } from '../lib/model/port.ts';
 import { costOf } from '../lib/model/pricing.ts';
+import { surveyCalls } from '../lib/tools/contracts/survey.ts';
 import { Toolbox } from '../lib/tools/toolbox.ts';
 import { describeTrigger } from '../lib/triggers/brief.ts';
 import { systemPrompt } from '../lib/workflow/prompts.ts';
@@ -18,8 +18,8 @@ const allData = async (scenario: Scenario): Promise<Record<string, unknown>> => 
   const now = new Date(scenario.now);
   const toolbox = new Toolbox(scenarioTools(scenario.environment, now));
   const data: Record<string, unknown> = {};
-  for (const [name, args] of surveyCalls(7 * 24 * 60, 'DEBUG')) {
-    const outcome = await toolbox.execute({ id: name, name, arguments: args }, { now });
+  for (const { contract: { name }, arguments: args } of surveyCalls(7 * 24 * 60, 'DEBUG')) {
+    const outcome = await toolbox.execute({ id: name, name, arguments: args as Record<string, unknown> }, { now });
     data[name] = outcome.ok ? outcome.data : { error: outcome.error };
   }
   return data;

@@ -1,7 +1,8 @@
+import { analyzeIncident } from '../../lib/analyst/analyze-incident-tool.ts';
 import { environment as environmentSchema, type Environment } from '../../lib/domain/scenario.ts';
 import type { ToolDefinition } from '../../lib/tools/tool.ts';
 import { RecordedEnvironment } from './recorded-environment.ts';
-import { analyzeIncident } from './tools/analyze-incident.ts';
+import { describeService } from './tools/describe-service.ts';
 import { getDependencies } from './tools/get-dependencies.ts';
 import { getMetrics } from './tools/get-metrics.ts';
 import { getTraces } from './tools/get-traces.ts';
@@ -25,6 +26,7 @@ export const scenarioTools = (environment: Environment, now: Date): ToolDefiniti
     queryLogs(recorded),
     getMetrics(recorded),
     getTraces(recorded),
+    describeService(recorded),
     searchRunbooks(recorded),
   ] as ToolDefinition[];
   return [...tools, analyzeIncident(tools) as ToolDefinition];

@@ -1,59 +1,44 @@
 import { z } from 'zod';
+import { withoutOmissionMarkers } from '../context/index.ts';
 import type { ChatMessage } from '../model/port.ts';
 import { callFingerprint, canonicalJson } from '../tools/call-fingerprint.ts';
+import {
+  contractNamed,
+  getDependenciesContract,
+  getMetricsContract,
+  getTracesContract,
+  listAlarmsContract,
+  listChangesContract,
+  queryLogsContract,
+  searchRunbooksContract,
+} from '../tools/contracts/index.ts';
+import type { AlarmSummary } from '../tools/contracts/list-alarms.ts';
+import type { ChangeSummary } from '../tools/contracts/list-changes.ts';
+import type { LogLine } from '../tools/contracts/query-logs.ts';
+import type { MetricSeriesSummary } from '../tools/contracts/get-metrics.ts';
+import type { TraceServiceSummary } from '../tools/contracts/get-traces.ts';
+import type { RunbookMatch } from '../tools/contracts/search-runbooks.ts';
+import type { ServiceNode } from '../tools/contracts/get-dependencies.ts';
 
 /**
- * Everything the analyst has learned so far, read back from the tool results in the
- * conversation (the masked view: the same text a hosted model reads). Unknown or malformed
- * results are skipped, never fatal.
+ * Everything the analyst has learned so far, read back from the tool results in the conversation
+ * (the masked view: the same text a hosted model reads). Each result is read through its tool's
+ * contract; one that does not fit is listed as unreadable, never silently dropped.
  */
 
-const serviceNode = z.object({
-  name: z.string(),
-  kind: z.string().optional(),
-  dependsOn: z.array(z.string()).default([]),
-  calledBy: z.array(z.string()).default([]),
-});
-const alarm = z.object({ name: z.string(), service: z.string(), state: z.string(), since: z.string().optional(), reason: z.string().optional() });
-const change = z.object({ service: z.string(), timestamp: z.string(), kind: z.string(), summary: z.string(), actor: z.string().optional() });
-const logLine = z.object({ timestamp: z.string(), service: z.string(), level: z.string(), message: z.string() });
-const series = z.object({
-  service: z.string(),
-  name: z.string(),
-  namespace: z.string().optional(),
-  dimensions: z.record(z.string(), z.string()).optional(),
-  unit: z.string().optional(),
-  stat: z.string().optional(),
-  periodSeconds: z.number().optional(),
-  points: z.array(z.tuple([z.string(), z.number()])),
-});
-const traceSummary = z.object({
-  service: z.string(),
-  requests: z.number(),
-  faults: z.number(),
-  firstFault: z.string().optional(),
-  errors: z.array(z.string()).default([]),
-  downstream: z
-    .array(z.object({ service: z.string(), calls: z.number(), p95Ms: z.number(), errors: z.number(), sampleError: z.string().optional() }))
-    .default([]),
-});
-const runbook = z.object({ id: z.string(), title: z.string(), service: z.string().optional(), steps: z.array(z.string()), score: z.number().optional() });
+export type { ServiceNode };
+export type Alarm = AlarmSummary & { ref: string };
+export type Change = ChangeSummary & { ref: string; at: number };
+export type LogRecord = LogLine & { ref: string; at: number };
+export type Series = MetricSeriesSummary & { ref: string };
+export type TraceSummary = TraceServiceSummary & { ref: string };
+export type Runbook = RunbookMatch & { ref: string };
 
-export type ServiceNode = z.infer<typeof serviceNode>;
-export type Alarm = z.infer<typeof alarm> & { ref: string };
-export type Change = z.infer<typeof change> & { ref: string; at: number };
-export type LogRecord = z.infer<typeof logLine> & { ref: string; at: number };
-export type Series = z.infer<typeof series> & { ref: string };
-export type TraceSummary = z.infer<typeof traceSummary> & { ref: string };
-export type Runbook = z.infer<typeof runbook> & { ref: string };
-
-const toolContent = z.object({ ref: z.string(), summary: z.string().optional(), data: z.unknown().optional(), error: z.string().optional() });
-
-const listOf = <T extends z.ZodType>(schema: T, value: unknown): z.infer<T>[] =>
-  Array.isArray(value) ? value.flatMap((item) => {
-    const parsed = schema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  }) : [];
+export interface UnreadableResult {
+  ref: string;
+  tool: string;
+  problem: string;
+}
 
 export interface EvidenceBoard {
   brief: string;
@@ -61,6 +46,8 @@ export interface EvidenceBoard {
   asked: Set<string>;
   /** Tools whose source said it has no data. */
   unavailable: Set<string>;
+  /** Results that broke their tool's contract: what the analysis had to do without. */
+  unreadable: UnreadableResult[];
   services?: ServiceNode[];
   alarms: Alarm[];
   alarmsRef?: string;
@@ -71,22 +58,95 @@ export interface EvidenceBoard {
   runbooks: Runbook[];
 }
 
+export const emptyBoard = (brief: string): EvidenceBoard => ({
+  brief,
+  asked: new Set(),
+  unavailable: new Set(),
+  unreadable: [],
+  alarms: [],
+  changes: [],
+  logs: [],
+  series: [],
+  traces: [],
+  runbooks: [],
+});
 
+const addUnique = <T>(target: T[], items: readonly T[], keyOf: (item: T) => string): void => {
+  const seen = new Set(target.map(keyOf));
+  for (const item of items) {
+    const key = keyOf(item);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    target.push(item);
+  }
+};
+
+/**
+ * Adds one tool result, read through its contract. Results of tools without a contract carry no
+ * evidence the analyst reads (they are the model's own business); a pointer to an earlier result
+ * (a repeated call) adds nothing new.
+ */
+export const recordResult = (board: EvidenceBoard, tool: string, ref: string, data: unknown): void => {
+  const contract = contractNamed(tool);
+  if (!contract || (typeof data === 'object' && data !== null && 'repeatOf' in data)) return;
+  const parsed = contract.output.safeParse(withoutOmissionMarkers(data));
+  if (!parsed.success) {
+    board.unreadable.push({ ref, tool, problem: z.prettifyError(parsed.error).split('\n').slice(0, 3).join(' ') });
+    return;
+  }
+  const output = parsed.data as { available?: boolean } & Record<string, unknown>;
+  if (output.available === false) {
+    board.unavailable.add(tool);
+    return;
+  }
+  switch (tool) {
+    case getDependenciesContract.name: {
+      const services = output.services as ServiceNode[];
+      if (services.length > (board.services?.length ?? 0)) board.services = services;
+      break;
+    }
+    case listAlarmsContract.name:
+      board.alarms = (output.alarms as AlarmSummary[]).map((item) => ({ ...item, ref }));
+      board.alarmsRef = ref;
+      break;
+    case listChangesContract.name:
+      addUnique(board.changes, (output.changes as ChangeSummary[]).map((item) => ({ ...item, ref, at: Date.parse(item.timestamp) })), (item) =>
+        `${item.service}|${item.timestamp}|${item.summary}`,
+      );
+      break;
+    case queryLogsContract.name:
+      addUnique(board.logs, (output.lines as LogLine[]).map((item) => ({ ...item, ref, at: Date.parse(item.timestamp) })), (item) =>
+        `${item.timestamp}|${item.service}|${item.message}`,
+      );
+      break;
+    case getMetricsContract.name:
+      addUnique(board.series, (output.series as MetricSeriesSummary[]).map((item) => ({ ...item, ref })), (item) =>
+        `${item.service}|${item.name}|${canonicalJson(item.dimensions ?? {})}|${item.stat ?? ''}|${item.periodSeconds ?? ''}`,
+      );
+      break;
+    case getTracesContract.name:
+      board.traces.push(...(output.services as TraceServiceSummary[]).map((item) => ({ ...item, ref })));
+      break;
+    case searchRunbooksContract.name:
+      board.runbooks.push(...(output.runbooks as RunbookMatch[]).map((item) => ({ ...item, ref })));
+      break;
+  }
+  board.logs.sort((a, b) => a.at - b.at);
+  board.changes.sort((a, b) => a.at - b.at);
+};
+
+const toolContent = z.object({
+  ref: z.string(),
+  summary: z.string().optional(),
+  data: z.unknown().optional(),
+  error: z.string().optional(),
+  /** A result evicted from the context to save room: the model refetches it if it needs it. */
+  evicted: z.boolean().optional(),
+});
+
+/** The board from a conversation: the brief, every call asked, and every tool result read through its contract. */
 export const readEvidence = (messages: readonly ChatMessage[]): EvidenceBoard => {
-  const board: EvidenceBoard = {
-    brief: messages.find((message) => message.role === 'user')?.content ?? '',
-    asked: new Set(),
-    unavailable: new Set(),
-    alarms: [],
-    changes: [],
-    logs: [],
-    series: [],
-    traces: [],
-    runbooks: [],
-  };
-  const seenLogs = new Set<string>();
-  const seenSeries = new Set<string>();
-  const seenChanges = new Set<string>();
+  const board = emptyBoard(messages.find((message) => message.role === 'user')?.content ?? '');
   for (const message of messages) {
     if (message.role === 'assistant') {
       for (const call of message.toolCalls) board.asked.add(callFingerprint(call.name, call.arguments));
@@ -95,62 +155,13 @@ export const readEvidence = (messages: readonly ChatMessage[]): EvidenceBoard =>
     if (message.role !== 'tool') continue;
     let content: z.infer<typeof toolContent>;
     try {
-      const parsed = toolContent.safeParse(JSON.parse(message.content));
-      if (!parsed.success) continue;
-      content = parsed.data;
-    } catch {
+      content = toolContent.parse(JSON.parse(message.content));
+    } catch (error) {
+      board.unreadable.push({ ref: '?', tool: message.name, problem: `the result is not a tool result: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}` });
       continue;
     }
-    const data = (content.data ?? {}) as Record<string, unknown>;
-    if (content.error !== undefined) continue;
-    if (data.available === false) {
-      board.unavailable.add(message.name);
-      continue;
-    }
-    const { ref } = content;
-    switch (message.name) {
-      case 'get_dependencies': {
-        const services = listOf(serviceNode, data.services);
-        if (services.length > (board.services?.length ?? 0)) board.services = services;
-        break;
-      }
-      case 'list_alarms':
-        board.alarms = listOf(alarm, data.alarms).map((item) => ({ ...item, ref }));
-        board.alarmsRef = ref;
-        break;
-      case 'list_changes':
-        for (const item of listOf(change, data.changes)) {
-          const key = `${item.service}|${item.timestamp}|${item.summary}`;
-          if (seenChanges.has(key)) continue;
-          seenChanges.add(key);
-          board.changes.push({ ...item, ref, at: Date.parse(item.timestamp) });
-        }
-        break;
-      case 'query_logs':
-        for (const item of listOf(logLine, data.lines)) {
-          const key = `${item.timestamp}|${item.service}|${item.message}`;
-          if (seenLogs.has(key)) continue;
-          seenLogs.add(key);
-          board.logs.push({ ...item, ref, at: Date.parse(item.timestamp) });
-        }
-        break;
-      case 'get_metrics':
-        for (const item of listOf(series, data.series)) {
-          const key = `${item.service}|${item.name}|${canonicalJson(item.dimensions ?? {})}|${item.stat ?? ''}|${item.periodSeconds ?? ''}`;
-          if (seenSeries.has(key)) continue;
-          seenSeries.add(key);
-          board.series.push({ ...item, ref });
-        }
-        break;
-      case 'get_traces':
-        board.traces.push(...listOf(traceSummary, data.services).map((item) => ({ ...item, ref })));
-        break;
-      case 'search_runbooks':
-        board.runbooks.push(...listOf(runbook, data.runbooks).map((item) => ({ ...item, ref })));
-        break;
-    }
+    if (content.error !== undefined || content.evicted === true) continue;
+    recordResult(board, message.name, content.ref, content.data);
   }
-  board.logs.sort((a, b) => a.at - b.at);
-  board.changes.sort((a, b) => a.at - b.at);
   return board;
 };

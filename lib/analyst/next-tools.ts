@@ -1,6 +1,8 @@
 import type { ToolSpec } from '../model/port.ts';
 import type { Diagnosis } from './diagnose.ts';
 import { callFingerprint } from '../tools/call-fingerprint.ts';
+import { surveyCalls } from '../tools/contracts/survey.ts';
+import { queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 
 /** How far either side of a suspect's troubled stretch the close look at its logs reaches. */
@@ -27,14 +29,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const fresh = (calls: PlannedCall[]) =>
     calls.filter((call) => offered.has(call.name) && !board.asked.has(callFingerprint(call.name, call.arguments)));
 
-  const survey = fresh([
-    { name: 'list_alarms', arguments: {} },
-    { name: 'get_dependencies', arguments: {} },
-    { name: 'list_changes', arguments: { sinceMinutes: 24 * 60 } },
-    { name: 'query_logs', arguments: { minLevel: 'WARN', sinceMinutes: lookback, limit: 200 } },
-    { name: 'get_metrics', arguments: { sinceMinutes: lookback } },
-    { name: 'get_traces', arguments: { sinceMinutes: lookback } },
-  ]);
+  const survey = fresh(surveyCalls(lookback, 'WARN').map((call) => ({ name: call.contract.name, arguments: call.arguments as Record<string, unknown> })));
   if (board.asked.size === 0) return survey;
   if (!diagnosis) return [];
 
@@ -60,13 +55,13 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const deepDive = fresh(
     suspects
       .filter((service) => knownServices.size === 0 || knownServices.has(service))
-      .filter(() => !board.unavailable.has('query_logs'))
-      .map((service) => ({ name: 'query_logs', arguments: around(service) })),
+      .filter(() => !board.unavailable.has(queryLogsContract.name))
+      .map((service) => ({ name: queryLogsContract.name, arguments: around(service) })),
   );
   if (deepDive.length > 0) return deepDive;
 
-  if (!diagnosis.incident || !diagnosis.root || board.unavailable.has('search_runbooks')) return [];
+  if (!diagnosis.incident || !diagnosis.root || board.unavailable.has(searchRunbooksContract.name)) return [];
   const labels = diagnosis.rootSignals.map((signal) => signal.text).join(' ');
   const query = [diagnosis.root, diagnosis.category, diagnosis.suspectChange?.kind, labels].filter(Boolean).join(' ').slice(0, 400);
-  return fresh([{ name: 'search_runbooks', arguments: { query, service: diagnosis.root, limit: 3 } }]);
+  return fresh([{ name: searchRunbooksContract.name, arguments: { query, service: diagnosis.root, limit: 3 } }]);
 };

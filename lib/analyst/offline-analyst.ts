@@ -1,7 +1,14 @@
 import type { ModelPort, ModelRequest, ModelResponse } from '../model/port.ts';
 import { diagnose } from './diagnose.ts';
-import { readEvidence } from './evidence-board.ts';
+import type { FindingDraft } from '../domain/finding.ts';
+import { readEvidence, type EvidenceBoard } from './evidence-board.ts';
 import { nextCalls } from './next-tools.ts';
+
+/** Evidence the analysis could not read is named in the finding, so a reader knows what it lacked. */
+const withUnreadableNoted = (draft: FindingDraft, board: EvidenceBoard): FindingDraft =>
+  board.unreadable.length === 0
+    ? draft
+    : { ...draft, followUps: [...draft.followUps, ...board.unreadable.map(({ ref, tool, problem }) => `Could not read ${tool} result ${ref}: ${problem}`)] };
 
 /** A rough token count (about four characters a token), so offline runs report comparable usage. */
 const estimateTokens = (value: unknown): number => Math.ceil(JSON.stringify(value).length / 4);
@@ -31,7 +38,7 @@ export class OfflineAnalyst implements ModelPort {
             model: this.name,
           }
         : {
-            text: JSON.stringify((diagnosis ?? diagnose(board)).draft),
+            text: JSON.stringify(withUnreadableNoted((diagnosis ?? diagnose(board)).draft, board)),
             toolCalls: [],
             stopReason: 'end_turn',
             model: this.name,

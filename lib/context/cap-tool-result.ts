@@ -208,6 +208,13 @@ function largestPart(root: { value: unknown }): Part | undefined {
   return best;
 }
 
+/** The data as its tool returned it minus the capping's marker items, so it reads against the tool's contract again. */
+export function withoutOmissionMarkers(data: unknown): unknown {
+  if (Array.isArray(data)) return realItems(data).map(withoutOmissionMarkers);
+  if (isPlainObject(data)) return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, withoutOmissionMarkers(value)]));
+  return data;
+}
+
 const realItems = (items: readonly unknown[]) => items.filter((item) => !(typeof item === 'string' && omittedMarker.test(item)));
 
 /** First and last items; the count of what was cut goes next to the array, or into a marker item. */

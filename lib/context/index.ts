@@ -5,7 +5,7 @@
  */
 export { estimateMessageTokens, estimateRequestTokens, estimateTokens } from './token-estimate.ts';
 export { capLines, cappedLinesTokens, clipLine, headTailLines, MIN_CAP_TOKENS, type CappedLines, type OmittedTemplate } from './cap-log-lines.ts';
-export { capToolResult, renderLogLine, type CappedToolResult } from './cap-tool-result.ts';
+export { capToolResult, renderLogLine, withoutOmissionMarkers, type CappedToolResult } from './cap-tool-result.ts';
 export { fitConversation, stubFor, type EvictedResultStub, type FitOptions, type FittedConversation } from './fit-conversation.ts';
 export { mentionsFailure, salienceOf, statedSeverity } from './line-salience.ts';
 export { budgetShares, selectLines, type Selection, type SelectionRequest } from './line-selection.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolCall, ToolSpec } from '../model/port.ts';
-import type { SideEffect, ToolContext, ToolDefinition } from './tool.ts';
+import { runsWithoutApproval, type SideEffect, type ToolContext, type ToolDefinition } from './tool.ts';
 
 export type ToolOutcome =
   | { ok: true; summary: string; data: unknown }
@@ -26,22 +26,30 @@ export class Toolbox {
     return this.byName.get(name)?.sideEffect;
   }
 
-  /** Runs a read-only tool call; bad input or a failing tool becomes an error result the model can read. */
+  /**
+   * Runs a tool call that needs no approval. Bad input, a failing tool and a result that breaks the
+   * tool's contract all become error results the model (and the transcript's reader) can see.
+   */
   async execute(call: ToolCall, context: ToolContext): Promise<ToolOutcome> {
     const tool = this.byName.get(call.name);
     if (!tool) return { ok: false, error: `unknown tool "${call.name}"; available: ${[...this.byName.keys()].join(', ')}` };
-    if (tool.sideEffect !== 'read-only') {
-      return { ok: false, error: `tool "${call.name}" changes production and needs a human approval; it was not run` };
-    }
     const parsed = tool.input.safeParse(call.arguments);
     if (!parsed.success) {
       return { ok: false, error: `invalid arguments for ${call.name}: ${z.prettifyError(parsed.error)}` };
     }
+    if (!runsWithoutApproval(tool, parsed.data)) {
+      return { ok: false, error: `tool "${call.name}" changes production and needs a human approval; it was not run` };
+    }
+    let result;
     try {
-      const result = await tool.run(parsed.data, context);
-      return { ok: true, summary: result.summary, data: result.data };
+      result = await tool.run(parsed.data, context);
     } catch (error) {
       return { ok: false, error: `${call.name} failed: ${error instanceof Error ? error.message : String(error)}` };
     }
+    const output = tool.output.safeParse(result.data);
+    if (!output.success) {
+      return { ok: false, error: `${call.name} returned a result that breaks its contract: ${z.prettifyError(output.error)}` };
+    }
+    return { ok: true, summary: result.summary, data: output.data };
   }
 }

@@ -1,5 +1,7 @@
 import type { FindingDraft } from '../domain/finding.ts';
 import type { TranscriptEvent } from '../domain/transcript.ts';
+import { withoutOmissionMarkers } from '../context/index.ts';
+import { getDependenciesContract } from '../tools/contracts/index.ts';
 import { toolResults } from './conversation.ts';
 
 export interface Review {
@@ -10,9 +12,11 @@ export interface Review {
 /** Services the tools have shown to exist (the service map), when the transcript has one. */
 const knownServices = (events: readonly TranscriptEvent[]): Set<string> | undefined => {
   const names = toolResults(events)
-    .filter((result) => result.name === 'get_dependencies' && result.error === undefined)
-    .flatMap((result) => ((result.data as { services?: { name?: unknown }[] } | undefined)?.services ?? []).map((service) => service.name))
-    .filter((name): name is string => typeof name === 'string');
+    .filter((result) => result.name === getDependenciesContract.name && result.error === undefined)
+    .flatMap((result) => {
+      const map = getDependenciesContract.output.safeParse(withoutOmissionMarkers(result.data));
+      return map.success && map.data.available ? map.data.services.map((service) => service.name) : [];
+    });
   return names.length > 0 ? new Set(names) : undefined;
 };
 

@@ -1,18 +1,14 @@
-import { z } from 'zod';
-import { defineTool } from '../../../lib/tools/tool.ts';
+import { getDependenciesContract } from '../../../lib/tools/contracts/get-dependencies.ts';
+import { noData } from '../../../lib/tools/contracts/shared-inputs.ts';
+import { implementTool } from '../../../lib/tools/tool.ts';
 import type { RecordedEnvironment } from '../recorded-environment.ts';
-import { serviceFilter } from './shared-inputs.ts';
 
 export const getDependencies = (environment: RecordedEnvironment) =>
-  defineTool({
-    name: 'get_dependencies',
-    description:
-      'The service map: every service with its kind, the services it calls (dependsOn) and the services that call it (calledBy). With a service, only that service and everything connected to it.',
-    input: z.object({ service: serviceFilter }),
+  implementTool(getDependenciesContract, {
     sideEffect: 'read-only',
     iamActions: ['xray:GetServiceGraph', 'servicediscovery:ListServices', 'tag:GetResources'],
     run: async (input) => {
-      if (!environment.has('services')) return { summary: 'no service map is available', data: { available: false, services: [] } };
+      if (!environment.has('services')) return noData('no service map is available');
       const services = environment.services.map((service) => ({
         name: service.name,
         kind: service.kind,

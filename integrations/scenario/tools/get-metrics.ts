@@ -1,7 +1,7 @@
-import { z } from 'zod';
-import { defineTool } from '../../../lib/tools/tool.ts';
+import { getMetricsContract } from '../../../lib/tools/contracts/get-metrics.ts';
+import { implementTool } from '../../../lib/tools/tool.ts';
 import { serviceMatches, type RecordedEnvironment } from '../recorded-environment.ts';
-import { serviceFilter, sinceMinutes } from './shared-inputs.ts';
+import { noData, sinceMinutes } from '../../../lib/tools/contracts/shared-inputs.ts';
 
 const MAX_POINTS = 90;
 
@@ -13,19 +13,11 @@ const downsample = <T>(points: readonly T[]): T[] => {
 };
 
 export const getMetrics = (environment: RecordedEnvironment) =>
-  defineTool({
-    name: 'get_metrics',
-    description:
-      'Read metric time series (CloudWatch-style) for a service or by metric name. Returns each series with its points and min/max/first/last.',
-    input: z.object({
-      service: serviceFilter,
-      name: z.string().optional().describe('Only metrics whose name contains this text (case-insensitive).'),
-      sinceMinutes: sinceMinutes(120),
-    }),
+  implementTool(getMetricsContract, {
     sideEffect: 'read-only',
     iamActions: ['cloudwatch:GetMetricData', 'cloudwatch:ListMetrics'],
     run: async (input) => {
-      if (!environment.has('metrics')) return { summary: 'no metric data is available', data: { available: false, series: [] } };
+      if (!environment.has('metrics')) return noData('no metric data is available');
       const needle = input.name?.toLowerCase();
       const series = environment
         .metrics(input.sinceMinutes)

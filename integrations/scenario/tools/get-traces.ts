@@ -1,21 +1,17 @@
-import { z } from 'zod';
-import { defineTool } from '../../../lib/tools/tool.ts';
+import { getTracesContract } from '../../../lib/tools/contracts/get-traces.ts';
+import { implementTool } from '../../../lib/tools/tool.ts';
 import { serviceMatches, type RecordedEnvironment } from '../recorded-environment.ts';
-import { serviceFilter, sinceMinutes } from './shared-inputs.ts';
+import { noData, sinceMinutes } from '../../../lib/tools/contracts/shared-inputs.ts';
 
 const percentile = (sorted: readonly number[], fraction: number): number =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
 
 export const getTraces = (environment: RecordedEnvironment) =>
-  defineTool({
-    name: 'get_traces',
-    description:
-      'Summarize distributed traces: per service the request count, faults, p50/p95 latency, and per downstream segment its latency and errors.',
-    input: z.object({ service: serviceFilter, sinceMinutes: sinceMinutes(60) }),
+  implementTool(getTracesContract, {
     sideEffect: 'read-only',
     iamActions: ['xray:GetTraceSummaries', 'xray:BatchGetTraces'],
     run: async (input) => {
-      if (!environment.has('traces')) return { summary: 'no trace data is available', data: { available: false, services: [] } };
+      if (!environment.has('traces')) return noData('no trace data is available');
       const traces = environment.traces(input.sinceMinutes).filter((trace) => serviceMatches(input.service, trace.service));
       const byService = new Map<string, typeof traces>();
       for (const trace of traces) byService.set(trace.service, [...(byService.get(trace.service) ?? []), trace]);

@@ -1,17 +1,14 @@
-import { z } from 'zod';
-import { defineTool } from '../../../lib/tools/tool.ts';
+import { listChangesContract } from '../../../lib/tools/contracts/list-changes.ts';
+import { implementTool } from '../../../lib/tools/tool.ts';
 import { serviceMatches, type RecordedEnvironment } from '../recorded-environment.ts';
-import { serviceFilter, sinceMinutes } from './shared-inputs.ts';
+import { noData, sinceMinutes } from '../../../lib/tools/contracts/shared-inputs.ts';
 
 export const listChanges = (environment: RecordedEnvironment) =>
-  defineTool({
-    name: 'list_changes',
-    description: 'List recent changes (deploys, config, scaling, infrastructure, IAM, network, certificates, feature flags), oldest first.',
-    input: z.object({ service: serviceFilter, sinceMinutes: sinceMinutes(24 * 60) }),
+  implementTool(listChangesContract, {
     sideEffect: 'read-only',
     iamActions: ['cloudtrail:LookupEvents', 'codedeploy:ListDeployments', 'ecs:DescribeServices'],
     run: async (input) => {
-      if (!environment.has('changes')) return { summary: 'no change history is available', data: { available: false, changes: [] } };
+      if (!environment.has('changes')) return noData('no change history is available');
       const changes = environment.changes(input.sinceMinutes).filter((change) => serviceMatches(input.service, change.service));
       return { summary: `${changes.length} changes`, data: { available: true, changes } };
     },

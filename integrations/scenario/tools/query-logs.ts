@@ -1,32 +1,18 @@
-import { z } from 'zod';
 import { mineTemplates, severityOf } from '../../../lib/analysis/log-templates.ts';
-import { isoTimestamp, toMillis } from '../../../lib/domain/time.ts';
-import { defineTool } from '../../../lib/tools/tool.ts';
+import { toMillis } from '../../../lib/domain/time.ts';
+import { queryLogsContract } from '../../../lib/tools/contracts/query-logs.ts';
+import { implementTool } from '../../../lib/tools/tool.ts';
 import { serviceMatches, type RecordedEnvironment } from '../recorded-environment.ts';
-import { serviceFilter, sinceMinutes } from './shared-inputs.ts';
-
-const levels = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'] as const;
+import { noData, sinceMinutes } from '../../../lib/tools/contracts/shared-inputs.ts';
 
 const worstLevel = (counts: Record<string, number>): number => Math.max(...Object.keys(counts).map(severityOf));
 
 export const queryLogs = (environment: RecordedEnvironment) =>
-  defineTool({
-    name: 'query_logs',
-    description:
-      'Search application logs. Returns the matching lines (the earliest and latest when there are many) and the distinct message templates with counts and first/last time, errors first, so a rare error is never hidden by common lines.',
-    input: z.object({
-      service: serviceFilter,
-      minLevel: z.enum(levels).default('DEBUG').describe('Lowest severity to include.'),
-      contains: z.string().optional().describe('Only lines whose message contains this text (case-insensitive).'),
-      sinceMinutes: sinceMinutes(120),
-      from: isoTimestamp.optional().describe('Only lines at or after this time (ISO-8601); overrides sinceMinutes.'),
-      to: isoTimestamp.optional().describe('Only lines at or before this time (ISO-8601).'),
-      limit: z.number().int().positive().max(200).default(40).describe('Most lines to return.'),
-    }),
+  implementTool(queryLogsContract, {
     sideEffect: 'read-only',
     iamActions: ['logs:StartQuery', 'logs:GetQueryResults', 'logs:FilterLogEvents'],
     run: async (input) => {
-      if (!environment.has('logs')) return { summary: 'no log data is available', data: { available: false } };
+      if (!environment.has('logs')) return noData('no log data is available');
       const threshold = severityOf(input.minLevel);
       const needle = input.contains?.toLowerCase();
       const matched = environment

@@ -1,22 +1,16 @@
-import { z } from 'zod';
-import { defineTool } from '../../../lib/tools/tool.ts';
+import { searchRunbooksContract } from '../../../lib/tools/contracts/search-runbooks.ts';
+import { noData } from '../../../lib/tools/contracts/shared-inputs.ts';
+import { implementTool } from '../../../lib/tools/tool.ts';
 import type { RecordedEnvironment } from '../recorded-environment.ts';
 
 const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 2);
 
 export const searchRunbooks = (environment: RecordedEnvironment) =>
-  defineTool({
-    name: 'search_runbooks',
-    description: 'Search the team runbooks by free text (symptoms, error messages, components). Returns the best matches with their steps.',
-    input: z.object({
-      query: z.string().min(1).describe('What to look for, e.g. "connection pool exhausted".'),
-      service: z.string().optional().describe('Prefer runbooks for this service.'),
-      limit: z.number().int().positive().max(10).default(3),
-    }),
+  implementTool(searchRunbooksContract, {
     sideEffect: 'read-only',
     iamActions: ['ssm:ListDocuments', 'ssm:GetDocument'],
     run: async (input) => {
-      if (!environment.has('runbooks')) return { summary: 'no runbooks are available', data: { available: false, runbooks: [] } };
+      if (!environment.has('runbooks')) return noData('no runbooks are available');
       const query = input.query.toLowerCase();
       const queryWords = new Set(words(input.query));
       const scored = environment.runbooks

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineContract } from './contract.ts';
+import { unavailable } from './shared-inputs.ts';
+
+export const resourceEvent = z.object({ timestamp: z.string(), source: z.string(), message: z.string() });
+
+export const describeServiceContract = defineContract({
+  name: 'describe_service',
+  description:
+    "One service's resource as its platform reports it: configuration (Lambda timeout, memory and reserved concurrency; ECS desired/running counts and deployments; RDS class, storage and status) and its recent platform events (ECS service events and stopped-task reasons, RDS events). Use it once a service is suspect; not for logs or metrics.",
+  input: z.object({ service: z.string().min(1).describe('The service (exact name, case-insensitive).') }),
+  output: z.discriminatedUnion('available', [
+    unavailable,
+    z.object({
+      available: z.literal(true),
+      service: z.string(),
+      kind: z.string().optional(),
+      arn: z.string().optional(),
+      configuration: z.record(z.string(), z.unknown()),
+      events: z.array(resourceEvent),
+    }),
+  ]),
+});
