@@ -1,27 +1,22 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { evaluateBaseline } from '../baseline.ts';
 import { evaluateScenario, formatTable, loadScenarioDirectory, summarize, type EvaluationReport, type ScenarioResult } from '../evaluation.ts';
 import { selectModel } from '../model-selection.ts';
 import { BUNDLED_SCENARIOS_DIR } from '../scenario-files.ts';
 import { openLocalSession } from '../session.ts';
-import { positiveInteger } from './arguments.ts';
+import { existingDirectory, positiveInteger, providerOption } from './arguments.ts';
 
-export const evalCommand = (setExitCode: (code: number) => void): Command =>
+export const evalCommand = (): Command =>
   new Command('eval')
     .description('Run every scenario in a directory through the local workflow and grade the findings.')
-    .option('--scenarios <dir>', 'a directory of sre-scenario/v1 files', BUNDLED_SCENARIOS_DIR)
-    .option('--provider <name>', 'offline, openai, anthropic or bedrock (default: SRE_AGENT_MODEL_PROVIDER, else offline)')
+    .option('--scenarios <dir>', 'a directory of sre-scenario/v1 files', existingDirectory, BUNDLED_SCENARIOS_DIR)
+    .addOption(providerOption())
     .option('--repeat <n>', 'run each scenario this many times', positiveInteger, 1)
     .option('--json <file>', 'also write the results as JSON to this file')
     .option('--data-dir <dir>', 'keep DynamoDB Local data here (default: in memory)')
     .option('--baseline', 'bare-model baseline: one call with the trigger and all the data, no tools, no workflow')
     .action(async (options: { scenarios: string; provider?: string; repeat: number; json?: string; dataDir?: string; baseline?: boolean }) => {
-      if (!existsSync(options.scenarios) || !statSync(options.scenarios).isDirectory()) {
-        process.stderr.write(`sre-agent: --scenarios ${options.scenarios} is not a directory\n`);
-        setExitCode(2);
-        return;
-      }
       const { scenarios, skipped } = loadScenarioDirectory(options.scenarios);
       for (const { file, problems } of skipped) {
         process.stderr.write(`skipped ${file}: invalid scenario\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`);

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { selectModel } from '../model-selection.ts';
 import { loadScenario } from '../scenario-files.ts';
-import { positiveInteger } from './arguments.ts';
+import { positiveInteger, providerOption } from './arguments.ts';
 import { DEFAULT_DATA_DIR, investigateScenario, openLocalSession } from '../session.ts';
 
 export const investigateCommand = (setExitCode: (code: number) => void): Command =>
@@ -11,7 +11,7 @@ export const investigateCommand = (setExitCode: (code: number) => void): Command
     .option('--json', 'print one JSON object {id, status, finding, usage} to stdout')
     .option('--data-dir <dir>', 'where DynamoDB Local keeps its data', DEFAULT_DATA_DIR)
     .option('--max-iterations <n>', 'model turns before the agent must answer', positiveInteger, 8)
-    .option('--provider <name>', 'offline, openai, anthropic or bedrock (default: SRE_AGENT_MODEL_PROVIDER, else offline)')
+    .addOption(providerOption())
     .action(async (options: { scenario: string; json?: boolean; dataDir: string; maxIterations: number; provider?: string }) => {
       const scenario = loadScenario(options.scenario);
       const { model, budget, masking } = await selectModel(options.provider);

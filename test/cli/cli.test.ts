@@ -73,14 +73,16 @@ describe('sre-agent CLI', () => {
     expect(events.filter((event) => event.type === 'model.request')).toHaveLength(result.usage.modelCalls);
     expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['plan', 'model.request', 'model.response', 'tool.call', 'tool.result', 'finding']));
 
-    expect((await run('transcript', 'no-such-id', '--data-dir', dataDir)).code).toBe(2);
+    const unknownId = await run('transcript', 'no-such-id', '--data-dir', dataDir);
+    expect(unknownId.code).toBe(2);
+    expect(unknownId.stderr).toContain('no investigation no-such-id');
   });
 
   it('accepts a scenario file written outside the team', async () => {
     const file = join(workDir, 'outside.json');
     writeFileSync(file, JSON.stringify(outsideScenario));
     const investigated = await run('investigate', '--scenario', file, '--json', '--data-dir', join(workDir, 'outside-data'));
-    expect(investigated.code).toBe(0);
+    expect(investigated.code, investigated.stderr).toBe(0);
     const result = JSON.parse(investigated.stdout) as { finding: { rootCause: { service: string; category: string } } };
     expect(result.finding.rootCause).toMatchObject({ service: 'billing-worker', category: 'config' });
   });
@@ -100,7 +102,16 @@ describe('sre-agent CLI', () => {
     expect(rejected.stderr).toContain('bad-deploy-cascade');
     const notJson = join(workDir, 'broken.json');
     writeFileSync(notJson, '{ "format": ');
-    expect((await run('investigate', '--scenario', notJson)).stderr).toMatch(/not valid JSON/);
+    const broken = await run('investigate', '--scenario', notJson);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/not valid JSON/);
+  });
+
+  it('exits the process with code 2 on a bad option of a subcommand, naming the option', async () => {
+    const rejected = await run('investigate', '--scenario', 'bad-deploy-cascade', '--max-iterations', '0');
+    expect(rejected.code).toBe(2);
+    expect(rejected.stderr).toContain(`option '--max-iterations <n>' argument '0' is invalid`);
+    expect(rejected.stdout).toBe('');
   });
 
   it('evaluates a directory, skipping invalid files, and writes the JSON report', async () => {
@@ -110,7 +121,7 @@ describe('sre-agent CLI', () => {
     writeFileSync(join(dir, 'broken.json'), JSON.stringify({ format: 'sre-scenario/v2' }));
     const out = join(dir, 'report.json');
     const evaluated = await run('eval', '--scenarios', dir, '--json', out);
-    expect(evaluated.code).toBe(0);
+    expect(evaluated.code, evaluated.stderr).toBe(0);
     expect(evaluated.stderr).toContain('skipped broken.json');
     expect(evaluated.stdout).toMatch(/TOTAL/);
     const report = JSON.parse(readFileSync(out, 'utf8')) as { scenarios: { id: string; score: number; success: boolean; modelCalls: number; toolCalls: number; tokens: number; costUsd: number; wallMs: number }[]; totals: { count: number; meanScore: number; successRate: number } };

@@ -1,0 +1,94 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createProgram, EXIT, main } from '../../local/cli/main.ts';
+
+/** Runs the CLI in this process (no bad option reaches an action, so nothing is started). */
+const run = async (...args: string[]): Promise<{ code: number; stderr: string }> => {
+  const written: string[] = [];
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((text) => {
+    written.push(String(text));
+    return true;
+  });
+  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  try {
+    const code = await main(['node', 'sre-agent', ...args]);
+    return { code, stderr: written.join('') };
+  } finally {
+    stderr.mockRestore();
+    stdout.mockRestore();
+  }
+};
+
+
+const missingDirectory = '/no/such/scenarios-dir';
+
+/** [command line, what the message must say (it names the option), the help it points to]. */
+const badInput: [string[], RegExp, string][] = [
+  [[], /Usage: sre-agent/, ''],
+  [['no-such-command'], /unknown command 'no-such-command'/, 'sre-agent --help'],
+
+  [['investigate'], /required option '--scenario <fileOrId>' not specified/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario'], /option '--scenario <fileOrId>' argument missing/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', '--max-iterations', '0'], /option '--max-iterations <n>' argument '0' is invalid\. expected a positive whole number/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', '--max-iterations', 'abc'], /option '--max-iterations <n>' argument 'abc' is invalid/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', '--max-iterations', '-3'], /option '--max-iterations <n>' argument '-3' is invalid/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', '--max-iterations', '2.5'], /option '--max-iterations <n>' argument '2\.5' is invalid/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', '--max-iterations', '1e3'], /option '--max-iterations <n>' argument '1e3' is invalid/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', '--max-iterations'], /option '--max-iterations <n>' argument missing/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', '--provider', 'gpt'], /option '--provider <name>' argument 'gpt' is invalid\. Allowed choices are offline, openai, anthropic, bedrock/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', '--data-dir'], /option '--data-dir <dir>' argument missing/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', '--senario', 'y'], /unknown option '--senario'/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', 'extra'], /too many arguments for 'investigate'/, 'sre-agent investigate --help'],
+
+  [['transcript'], /missing required argument 'id'/, 'sre-agent transcript --help'],
+  [['transcript', 'some-id', '--data-dir'], /option '--data-dir <dir>' argument missing/, 'sre-agent transcript --help'],
+  [['transcript', 'some-id', '--jsn'], /unknown option '--jsn'/, 'sre-agent transcript --help'],
+  [['transcript', 'some-id', 'other-id'], /too many arguments for 'transcript'/, 'sre-agent transcript --help'],
+
+  [['list', '--data-dir'], /option '--data-dir <dir>' argument missing/, 'sre-agent list --help'],
+  [['list', '--limit', '3'], /unknown option '--limit'/, 'sre-agent list --help'],
+  [['list', 'extra'], /too many arguments for 'list'/, 'sre-agent list --help'],
+
+  [['eval', '--repeat', '0'], /option '--repeat <n>' argument '0' is invalid\. expected a positive whole number/, 'sre-agent eval --help'],
+  [['eval', '--repeat', 'twice'], /option '--repeat <n>' argument 'twice' is invalid/, 'sre-agent eval --help'],
+  [['eval', '--repeat'], /option '--repeat <n>' argument missing/, 'sre-agent eval --help'],
+  [['eval', '--scenarios', missingDirectory], /option '--scenarios <dir>' argument '\/no\/such\/scenarios-dir' is invalid\. no such directory/, 'sre-agent eval --help'],
+  [['eval', '--scenarios'], /option '--scenarios <dir>' argument missing/, 'sre-agent eval --help'],
+  [['eval', '--provider', 'gpt'], /option '--provider <name>' argument 'gpt' is invalid\. Allowed choices are offline, openai, anthropic, bedrock/, 'sre-agent eval --help'],
+  [['eval', '--json'], /option '--json <file>' argument missing/, 'sre-agent eval --help'],
+  [['eval', '--data-dir'], /option '--data-dir <dir>' argument missing/, 'sre-agent eval --help'],
+  [['eval', '--basline'], /unknown option '--basline'/, 'sre-agent eval --help'],
+  [['eval', 'extra'], /too many arguments for 'eval'/, 'sre-agent eval --help'],
+];
+
+describe('sre-agent options', () => {
+  it.each(badInput)('%j exits 2 and says what is wrong', async (args, message, help) => {
+    const { code, stderr } = await run(...args);
+    expect(code).toBe(EXIT.badInput);
+    expect(stderr).toMatch(message);
+    if (help) expect(stderr).toContain(`(see: ${help})`);
+  });
+
+  it('an eval --scenarios that is a file, not a directory, exits 2 naming the option', async () => {
+    const { code, stderr } = await run('eval', '--scenarios', import.meta.filename);
+    expect(code).toBe(EXIT.badInput);
+    expect(stderr).toMatch(/option '--scenarios <dir>' argument '.*options\.test\.ts' is invalid\. no such directory/);
+  });
+
+  it('every subcommand, including any added later, rejects an unknown option with exit 2', async () => {
+    const names = createProgram(() => undefined).commands.map((command) => command.name());
+    expect(names).toEqual(expect.arrayContaining(['investigate', 'transcript', 'list', 'eval']));
+    for (const name of names) {
+      const { code, stderr } = await run(name, '--no-such-option');
+      expect(code, name).toBe(EXIT.badInput);
+      // A missing required option may be reported first; either way the message names an option.
+      expect(stderr, name).toMatch(/^error: (unknown option '--no-such-option'|required option '--[\w-]+ <\w+>' not specified|missing required argument)/);
+      expect(stderr, name).toContain(`(see: sre-agent ${name} --help)`);
+    }
+  });
+
+  it('asking for help is not an error', async () => {
+    for (const args of [['--help'], ['investigate', '--help'], ['eval', '--help']]) {
+      expect((await run(...args)).code, args.join(' ')).toBe(EXIT.ok);
+    }
+  });
+});
