@@ -9,9 +9,11 @@ export class ScenarioReplaySource implements ToolSource {
   constructor(private readonly store: InvestigationStore) {}
 
   async load(investigation: Investigation): Promise<{ toolbox: Toolbox; now: Date }> {
-    if (investigation.toolSource.kind === 'none') return { toolbox: new Toolbox([]), now: new Date(investigation.createdAt) };
-    const stored = await this.store.snapshot(investigation.toolSource.snapshot);
-    if (stored === undefined) throw new Error(`recorded environment ${investigation.toolSource.snapshot} is missing from the store`);
+    const ref = investigation.toolSource;
+    if (ref.kind === 'none') return { toolbox: new Toolbox([]), now: new Date(investigation.createdAt) };
+    if (ref.kind !== 'scenario-replay') throw new Error(`the scenario replay source cannot serve a ${ref.kind} investigation`);
+    const stored = await this.store.snapshot(ref.snapshot);
+    if (stored === undefined) throw new Error(`recorded environment ${ref.snapshot} is missing from the store`);
     const { now, environment } = replaySnapshot.parse(stored);
     const clock = new Date(now);
     return { toolbox: new Toolbox(scenarioTools(environment, clock)), now: clock };

@@ -6,6 +6,16 @@ import { usageTotals } from './usage.ts';
 export const toolSourceRef = z.discriminatedUnion('kind', [
   /** A recorded environment (a scenario's), stored as a snapshot in the table. */
   z.object({ kind: z.literal('scenario-replay'), snapshot: z.string() }),
+  /**
+   * The AWS tools against an account: live, or (locally) with every SDK call answered from a
+   * recorded environment stored as a snapshot, so the same tool code runs without an account.
+   */
+  z.object({
+    kind: z.literal('aws'),
+    accountId: z.string().regex(/^\d{12}$/).optional(),
+    region: z.string().optional(),
+    emulatedSnapshot: z.string().optional(),
+  }),
   /** No tool source is configured: the model investigates with the trigger alone. */
   z.object({ kind: z.literal('none') }),
 ]);

@@ -1,0 +1,80 @@
+import { analyzeIncident } from '../../lib/analyst/analyze-incident-tool.ts';
+import type { Investigation } from '../../lib/domain/investigation.ts';
+import type { InvestigationStore } from '../../lib/store/port.ts';
+import type { ToolSource } from '../../lib/tools/source.ts';
+import type { ToolDefinition } from '../../lib/tools/tool.ts';
+import { Toolbox } from '../../lib/tools/toolbox.ts';
+import { replaySnapshot } from '../scenario/index.ts';
+import { RecordedEnvironment } from '../scenario/recorded-environment.ts';
+import type { ServiceCatalog } from './catalog.ts';
+import { assumedRoleCredentials, AwsClients, type AwsBackend } from './clients.ts';
+import { scenarioEmulations } from './emulation/index.ts';
+import type { AwsToolSettings } from './settings.ts';
+import type { AwsToolDependencies, AwsToolFactory } from './tools.ts';
+
+export interface AwsToolSourceOptions {
+  store: InvestigationStore;
+  settings: AwsToolSettings;
+  /** The account and region the stack runs in: other accounts are reached through the cross-account role. */
+  home: { accountId?: string; region: string };
+  factories: Readonly<Record<string, AwsToolFactory>>;
+  catalog: (clients: AwsClients, settings: AwsToolSettings) => ServiceCatalog;
+}
+
+/** Serves the AWS tools for one investigation, against its account, live or answered from a recorded environment. */
+export class AwsToolSource implements ToolSource {
+  constructor(private readonly options: AwsToolSourceOptions) {}
+
+  async load(investigation: Investigation): Promise<{ toolbox: Toolbox; now: Date }> {
+    const ref = investigation.toolSource;
+    if (ref.kind !== 'aws') throw new Error(`the AWS tool source cannot serve a ${ref.kind} investigation`);
+    const { settings, home } = this.options;
+    const region = ref.region ?? settings.region ?? home.region;
+    let backend: AwsBackend;
+    let now: Date;
+    if (ref.emulatedSnapshot !== undefined) {
+      const stored = await this.options.store.snapshot(ref.emulatedSnapshot);
+      if (stored === undefined) throw new Error(`recorded environment ${ref.emulatedSnapshot} is missing from the store`);
+      const recorded = replaySnapshot.parse(stored);
+      now = new Date(recorded.now);
+      backend = { kind: 'emulated', environment: new RecordedEnvironment(recorded.environment, now), emulations: scenarioEmulations };
+    } else {
+      now = new Date();
+      const crossAccount = ref.accountId !== undefined && home.accountId !== undefined && ref.accountId !== home.accountId;
+      if (crossAccount && !settings.crossAccount) {
+        throw new Error(
+          `the alarm is in account ${ref.accountId} but the stack runs in ${home.accountId} and no cross-account role is configured (settings.crossAccount.roleName)`,
+        );
+      }
+      backend =
+        crossAccount && settings.crossAccount
+          ? {
+              kind: 'live',
+              credentials: assumedRoleCredentials({
+                roleArn: `arn:aws:iam::${ref.accountId}:role/${settings.crossAccount.roleName}`,
+                sessionSeconds: settings.crossAccount.sessionSeconds,
+                region,
+                ...(settings.crossAccount.externalId ? { externalId: settings.crossAccount.externalId } : {}),
+              }),
+            }
+          : { kind: 'live' };
+    }
+    const clients = new AwsClients(region, backend);
+    const dependencies: AwsToolDependencies = {
+      clients,
+      catalog: this.options.catalog(clients, settings),
+      settings,
+      ...(ref.accountId ? { accountId: ref.accountId } : {}),
+    };
+    return { toolbox: new Toolbox(awsTools(this.options.factories, dependencies)), now };
+  }
+}
+
+/** The enabled tools, with analyze_incident over the others when it is enabled. */
+export const awsTools = (factories: Readonly<Record<string, AwsToolFactory>>, dependencies: AwsToolDependencies): ToolDefinition[] => {
+  const enabled = new Set<string>(dependencies.settings.enabledTools);
+  const tools = Object.entries(factories)
+    .filter(([name]) => enabled.has(name))
+    .map(([, factory]) => factory(dependencies));
+  return enabled.has('analyze_incident') ? [...tools, analyzeIncident(tools) as ToolDefinition] : tools;
+};
