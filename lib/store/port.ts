@@ -34,14 +34,33 @@ export interface InvestigationStore {
   document(id: string, name: string): Promise<unknown>;
   stepOutcome(id: string, step: string): Promise<unknown>;
   commitStep(id: string, commit: StepCommit): Promise<void>;
-  /** Named values that outlive one investigation, such as recorded environments; overwritten on put. */
+  /**
+   * Guards a side effect (a model call, a notification) that must happen once per investigation and
+   * key, as an idempotency record: the first caller claims it for `leaseMs`; others see it in
+   * progress until it is completed (then they get its result) or released or its lease runs out.
+   */
+  claimOnce(id: string, key: string, leaseMs: number): Promise<OnceClaim>;
+  completeOnce(id: string, key: string, result: unknown): Promise<void>;
+  /** The side effect failed: the next caller may claim it at once. */
+  releaseOnce(id: string, key: string): Promise<void>;
+  /**
+   * Named values that outlive one investigation, such as recorded environments. A key names one
+   * immutable value (recorded environments are keyed by their content's hash), so readers may cache it.
+   */
   putSnapshot(key: string, value: unknown): Promise<void>;
   snapshot(key: string): Promise<unknown>;
 }
 
+export type OnceClaim = { state: 'claimed' } | { state: 'in-progress'; leaseUntil: Date } | { state: 'done'; result: unknown };
+
 /** A step's commit lost a race: the step or another writer committed first. */
 export class StepConflictError extends Error {
   override readonly name = 'StepConflictError';
+}
+
+/** A step writes more separate items than one DynamoDB transaction holds. */
+export class TransactionLimitError extends Error {
+  override readonly name = 'TransactionLimitError';
 }
 
 /** The investigation does not exist. */

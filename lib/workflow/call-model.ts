@@ -1,6 +1,7 @@
 import { completeThroughGateway } from '../model/gateway.ts';
 import { contextWindowOf, costOf } from '../model/pricing.ts';
 import { fitConversation } from '../context/index.ts';
+import { recordRequest } from '../domain/recorded-request.ts';
 import type { NewTranscriptEvent } from '../domain/transcript.ts';
 import { parseFinalAnswer } from '../model/final-answer.ts';
 import type { ModelRequest, ModelResponse } from '../model/port.ts';
@@ -46,7 +47,7 @@ export const callModel = async (dependencies: WorkflowDependencies, input: unkno
     const wantsTools = first.response.toolCalls.length > 0 && !state.finalOnly;
     const exchanges = [first];
     const recorded: NewTranscriptEvent[] = [
-      { type: 'model.request', payload: first.request },
+      { type: 'model.request', payload: recordRequest(first.request, events) },
       { type: 'model.response', payload: first.response, usage: first.response.usage },
     ];
     if (!wantsTools) {
@@ -62,8 +63,9 @@ export const callModel = async (dependencies: WorkflowDependencies, input: unkno
           toolChoice: 'none',
         });
         exchanges.push(revision);
+        const earlier = [...events, { type: 'model.request' as const, payload: first.request }, ...recorded.slice(1)];
         recorded.push(
-          { type: 'model.request', payload: revision.request },
+          { type: 'model.request', payload: recordRequest(revision.request, earlier) },
           { type: 'model.response', payload: revision.response, usage: revision.response.usage },
         );
       }

@@ -1,26 +1,8 @@
-import { z } from 'zod';
 import type { TranscriptEvent } from '../domain/transcript.ts';
-import { modelResponse, toolSpec, type ChatMessage, type ModelResponse, type ToolSpec } from '../model/port.ts';
+import { messageOf, planPayload, toolResultPayload, type PlanPayload, type ToolResultPayload } from '../domain/transcript-messages.ts';
+import { modelResponse, type ChatMessage, type ModelResponse, type ToolSpec } from '../model/port.ts';
 
-/** The plan event's payload: what every model request starts from. */
-export const planPayload = z.object({
-  system: z.string(),
-  brief: z.string(),
-  checklist: z.array(z.string()),
-  tools: z.array(toolSpec),
-});
-export type PlanPayload = z.infer<typeof planPayload>;
-
-/** The tool.result event's payload, exactly as the model reads it. */
-export const toolResultPayload = z.object({
-  toolCallId: z.string(),
-  name: z.string(),
-  ref: z.string(),
-  summary: z.string(),
-  data: z.unknown().optional(),
-  error: z.string().optional(),
-});
-export type ToolResultPayload = z.infer<typeof toolResultPayload>;
+export { openingMessage, planPayload, toolResultContent, toolResultPayload, type PlanPayload, type ToolResultPayload } from '../domain/transcript-messages.ts';
 
 export const planOf = (events: readonly TranscriptEvent[]): PlanPayload => {
   const plan = events.find((event) => event.type === 'plan');
@@ -28,27 +10,10 @@ export const planOf = (events: readonly TranscriptEvent[]): PlanPayload => {
   return planPayload.parse(plan.payload);
 };
 
-export const openingMessage = (plan: PlanPayload): string =>
-  `${plan.brief}\n\nPlan:\n${plan.checklist.map((item, index) => `${index + 1}. ${item}`).join('\n')}`;
-
-export const toolResultContent = (result: ToolResultPayload): string =>
-  JSON.stringify(result.error === undefined
-    ? { ref: result.ref, summary: result.summary, data: result.data }
-    : { ref: result.ref, error: result.error });
-
 /** Rebuilds the conversation from the transcript, so every step sees the same history. */
 export const conversationOf = (events: readonly TranscriptEvent[]): { plan: PlanPayload; tools: ToolSpec[]; messages: ChatMessage[] } => {
   const plan = planOf(events);
-  const messages: ChatMessage[] = [{ role: 'user', content: openingMessage(plan) }];
-  for (const event of events) {
-    if (event.type === 'model.response') {
-      const response = modelResponse.parse(event.payload);
-      messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
-    } else if (event.type === 'tool.result') {
-      const result = toolResultPayload.parse(event.payload);
-      messages.push({ role: 'tool', toolCallId: result.toolCallId, name: result.name, content: toolResultContent(result) });
-    }
-  }
+  const messages = events.flatMap((event) => messageOf(event) ?? []);
   return { plan, tools: plan.tools, messages };
 };
 
