@@ -27,6 +27,14 @@ export class RecordedEnvironment {
       .sort((a, b) => toMillis(a.timestamp) - toMillis(b.timestamp));
   }
 
+  get region(): string | undefined {
+    return this.environment.region;
+  }
+
+  get accountId(): string | undefined {
+    return this.environment.accountId;
+  }
+
   get services() {
     return this.environment.services ?? [];
   }
