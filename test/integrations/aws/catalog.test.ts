@@ -1,0 +1,99 @@
+import { DescribeServicesCommand, DescribeTaskDefinitionCommand, ECSClient } from '@aws-sdk/client-ecs';
+import { GetResourcesCommand, ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { kindOfArn, dimensionsOfArn } from '../../../integrations/aws/catalog/arn-resources.ts';
+import { TaggedServiceCatalog } from '../../../integrations/aws/catalog/tagged-catalog.ts';
+import { AwsClients } from '../../../integrations/aws/clients.ts';
+import { awsToolSettings } from '../../../integrations/aws/settings.ts';
+
+const tagging = mockClient(ResourceGroupsTaggingAPIClient);
+const ecs = mockClient(ECSClient);
+afterEach(() => {
+  tagging.reset();
+  ecs.reset();
+});
+
+const catalog = (settings: Record<string, unknown> = {}) => new TaggedServiceCatalog(new AwsClients('us-east-1', { kind: 'live' }), awsToolSettings.parse(settings));
+const tag = (Key: string, Value: string) => ({ Key, Value });
+
+describe('the tagged service catalog', () => {
+  it('follows PaginationToken, groups resources by the service tag and derives kind, dimensions and log groups', async () => {
+    tagging
+      .on(GetResourcesCommand, { PaginationToken: undefined })
+      .resolves({
+        PaginationToken: 'page-2',
+        ResourceTagMappingList: [
+          { ResourceARN: 'arn:aws:lambda:us-east-1:123456789012:function:resize', Tags: [tag('service', 'image-resizer'), tag('team', 'media')] },
+          { ResourceARN: 'arn:aws:ecs:us-east-1:123456789012:service/prod/orders-api', Tags: [tag('service', 'orders-api')] },
+        ],
+      })
+      .on(GetResourcesCommand, { PaginationToken: 'page-2' })
+      .resolves({
+        PaginationToken: '',
+        ResourceTagMappingList: [
+          { ResourceARN: 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/orders-tg/73e2d6bc24d8a067', Tags: [tag('service', 'orders-api')] },
+          { ResourceARN: 'arn:aws:rds:us-east-1:123456789012:db:orders-db', Tags: [tag('service', 'orders-db')] },
+          { ResourceARN: 'arn:aws:logs:us-east-1:123456789012:log-group:/app/orders-db-proxy', Tags: [tag('service', 'orders-db')] },
+        ],
+      });
+    ecs.on(DescribeServicesCommand).resolves({
+      services: [{ serviceArn: 'arn:aws:ecs:us-east-1:123456789012:service/prod/orders-api', taskDefinition: 'arn:aws:ecs:us-east-1:123456789012:task-definition/orders:7' }],
+    });
+    ecs.on(DescribeTaskDefinitionCommand).resolves({
+      taskDefinition: {
+        containerDefinitions: [
+          { name: 'app', logConfiguration: { logDriver: 'awslogs', options: { 'awslogs-group': '/ecs/orders-api', 'awslogs-region': 'us-east-1' } } },
+          { name: 'sidecar', logConfiguration: { logDriver: 'awsfirelens' } },
+        ],
+      },
+    });
+    const subject = catalog({ logGroups: { 'image-resizer': ['/custom/resizer'] } });
+    const services = await subject.services();
+
+    expect(tagging.commandCalls(GetResourcesCommand)).toHaveLength(2);
+    expect(services.map(({ name, kind, logGroups }) => ({ name, kind, logGroups }))).toEqual([
+      { name: 'image-resizer', kind: 'lambda', logGroups: ['/aws/lambda/resize', '/custom/resizer'] },
+      { name: 'orders-api', kind: 'ecs', logGroups: ['/ecs/orders-api'] },
+      { name: 'orders-db', kind: 'rds', logGroups: ['/app/orders-db-proxy'] },
+    ]);
+    expect(services[0]?.tags).toEqual({ service: 'image-resizer', team: 'media' });
+    expect(services[1]?.dimensions).toEqual([{ ClusterName: 'prod', ServiceName: 'orders-api' }, { TargetGroup: 'targetgroup/orders-tg/73e2d6bc24d8a067' }]);
+
+    await expect(subject.serviceOfDimensions({ FunctionName: 'resize' })).resolves.toBe('image-resizer');
+    await expect(subject.serviceOfDimensions({ TargetGroup: 'targetgroup/orders-tg/73e2d6bc24d8a067', LoadBalancer: 'app/pub/1' })).resolves.toBe('orders-api');
+    await expect(subject.serviceOfDimensions({ DBInstanceIdentifier: 'orders-db' })).resolves.toBe('orders-db');
+    await expect(subject.serviceOfDimensions({ QueueName: 'unrelated' })).resolves.toBeUndefined();
+    await expect(subject.serviceOfArn('arn:aws:lambda:us-east-1:123456789012:function:resize:live')).resolves.toBe('image-resizer');
+    await expect(subject.serviceOfLogGroup('123456789012:/ecs/orders-api')).resolves.toBe('orders-api');
+    await expect(subject.serviceOfLogGroup('/aws/lambda/resize')).resolves.toBe('image-resizer');
+    // One read of the account per catalog instance.
+    await subject.services();
+    expect(tagging.commandCalls(GetResourcesCommand)).toHaveLength(2);
+    expect(ecs.commandCalls(DescribeTaskDefinitionCommand)).toHaveLength(1);
+  });
+
+  it('reports a denied GetResources as a problem and still serves the log groups from settings', async () => {
+    tagging.on(GetResourcesCommand).rejects(Object.assign(new Error('User is not authorized to perform: tag:GetResources'), { name: 'AccessDeniedException' }));
+    const subject = catalog({ logGroups: { checkout: ['/ecs/checkout'] } });
+    await expect(subject.services()).resolves.toEqual([{ name: 'checkout', arns: [], tags: {}, logGroups: ['/ecs/checkout'], dimensions: [] }]);
+    expect(subject.problems[0]).toMatch(/tag:GetResources/);
+  });
+
+  it('names a target group after the service it fronts when no dimension set matches exactly', async () => {
+    tagging.on(GetResourcesCommand).resolves({
+      ResourceTagMappingList: [{ ResourceARN: 'arn:aws:ecs:us-east-1:123456789012:service/shop/order-service', Tags: [tag('service', 'order-service')] }],
+    });
+    ecs.on(DescribeServicesCommand).resolves({ services: [] });
+    await expect(catalog().serviceOfDimensions({ TargetGroup: 'targetgroup/order-service/abc' })).resolves.toBe('order-service');
+  });
+
+  it('derives kinds and dimensions from ARNs', () => {
+    expect(kindOfArn('arn:aws:cloudfront::123456789012:distribution/E2Q8XK4M1ZT7RB')).toBe('cloudfront');
+    expect(dimensionsOfArn('arn:aws:cloudfront::123456789012:distribution/E2Q8XK4M1ZT7RB')).toEqual([{ DistributionId: 'E2Q8XK4M1ZT7RB' }]);
+    expect(dimensionsOfArn('arn:aws:sqs:us-east-1:123456789012:orders')).toEqual([{ QueueName: 'orders' }]);
+    expect(dimensionsOfArn('arn:aws:dynamodb:us-east-1:123456789012:table/sessions')).toEqual([{ TableName: 'sessions' }]);
+    expect(dimensionsOfArn('arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/pub/2d4f')).toEqual([{ LoadBalancer: 'app/pub/2d4f' }]);
+    expect(kindOfArn('arn:aws:apigateway:us-east-1::/restapis/k3v9q2m7xa')).toBe('apigateway');
+  });
+});
