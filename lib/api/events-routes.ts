@@ -18,7 +18,8 @@ export const eventsRoutes = (ports: ApiPorts): Hono => {
     if (event.detail.state.value !== 'ALARM') {
       return c.json({ ignored: `alarm ${event.detail.alarmName} changed to ${event.detail.state.value}; only ALARM starts an investigation` }, 202);
     }
-    const admitted = await admitTrigger(ports, { cloudwatchAlarm: event }, [`eventbridge|${event.id}`]);
+    // The alarm ARN and state time identify the occurrence; EventBridge's own id changes between sources.
+    const admitted = await admitTrigger(ports, { cloudwatchAlarm: event });
     return c.json({ id: admitted.investigationId, outcome: admitted.outcome }, 202);
   });
   return routes;

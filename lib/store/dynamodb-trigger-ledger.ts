@@ -7,11 +7,12 @@ import {
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
+  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { executionInput } from '../workflow/control.ts';
-import type { Admission, AdmissionState, InvestigationPage, JoinedTrigger, TriggerLedger } from '../triggers/ledger.ts';
+import type { Admission, AdmissionState, InvestigationPage, JoinedTrigger, SlotClaim, TriggerLedger } from '../triggers/ledger.ts';
 import { tableLayout } from './table-layout.ts';
 
 export interface DynamoDbTriggerLedgerOptions {
@@ -39,6 +40,7 @@ const admissionItem = z.object({
   state: z.enum(['queued', 'started', 'cancelled']),
   receivedAt: z.string(),
   triggerCount: z.number().int().positive(),
+  holdsSlot: z.boolean().default(false),
   input: z.string(),
   service: z.string().optional(),
   groupKey: z.string().optional(),
@@ -50,6 +52,11 @@ const isConditionFailure = (error: unknown): boolean =>
   error instanceof ConditionalCheckFailedException ||
   (error instanceof TransactionCanceledException &&
     (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed'));
+
+const isTransactionConflict = (error: unknown): boolean =>
+  error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
+
+const MAX_CONFLICT_RETRIES = 10;
 
 const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 const decodeCursor = (cursor: string): Record<string, unknown> | undefined => {
@@ -144,11 +151,10 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
     throw new Error(`group ${key} kept changing under ${MAX_GROUP_ATTEMPTS} attempts to join it`);
   }
 
-  async admit(admission: Omit<Admission, 'state' | 'triggerCount'>): Promise<boolean> {
+  async admit(admission: Omit<Admission, 'state' | 'triggerCount' | 'holdsSlot'>): Promise<boolean> {
     const { investigationId, receivedAt } = admission;
     try {
-      await this.documents.send(
-        new TransactWriteCommand({
+      await this.transact({
           TransactItems: [
             {
               Put: {
@@ -171,8 +177,7 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
             },
             { Put: { TableName: this.tableName, Item: queueItem(receivedAt, investigationId) } },
           ],
-        }),
-      );
+      });
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -209,8 +214,7 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
   async attach(investigationId: string, trigger: JoinedTrigger): Promise<void> {
     const identity = createHash('sha256').update(trigger.occurrenceKey ?? randomUUID()).digest('hex').slice(0, 16);
     try {
-      await this.documents.send(
-        new TransactWriteCommand({
+      await this.transact({
           TransactItems: [
             {
               Put: {
@@ -229,8 +233,7 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
               },
             },
           ],
-        }),
-      );
+      });
     } catch (error) {
       // The same occurrence attached twice counts once.
       if (!isConditionFailure(error)) throw error;
@@ -246,10 +249,9 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
     }));
   }
 
-  async acquireSlot(investigationId: string, cap: number): Promise<boolean> {
+  async acquireSlot(investigationId: string, cap: number): Promise<SlotClaim> {
     try {
-      await this.documents.send(
-        new TransactWriteCommand({
+      await this.transact({
           TransactItems: [
             {
               Update: {
@@ -270,19 +272,19 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
               },
             },
           ],
-        }),
-      );
-      return true;
+      });
+      return 'acquired';
     } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
+      if (!isConditionFailure(error)) throw error;
+      // Reasons come in item order: the admission first, then the slot counter.
+      const [admission] = (error as TransactionCanceledException).CancellationReasons ?? [];
+      return admission?.Code === 'ConditionalCheckFailed' ? 'held' : 'full';
     }
   }
 
   async releaseSlot(investigationId: string): Promise<boolean> {
     try {
-      await this.documents.send(
-        new TransactWriteCommand({
+      await this.transact({
           TransactItems: [
             {
               Update: {
@@ -303,8 +305,7 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
               },
             },
           ],
-        }),
-      );
+      });
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -361,6 +362,19 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
       ids: (page.Items ?? []).map((item) => String(item.pk).slice('INV#'.length)),
       ...(page.LastEvaluatedKey ? { cursor: encodeCursor(page.LastEvaluatedKey) } : {}),
     };
+  }
+
+  /** Transactions on the shared slot counter collide under load; DynamoDB asks the loser to retry. */
+  private async transact(input: TransactWriteCommandInput): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.documents.send(new TransactWriteCommand(input));
+        return;
+      } catch (error) {
+        if (!isTransactionConflict(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 5)));
+      }
+    }
   }
 
   private expiry(): number {

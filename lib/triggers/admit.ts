@@ -75,37 +75,53 @@ export const admitTrigger = async (ports: AdmissionPorts, trigger: Trigger, deli
     ...(identity.groupKey === undefined ? {} : { groupKey: identity.groupKey }),
   });
   ports.log?.(`investigation ${candidateId} queued: ${identity.label}`);
-  const started = await startQueued(ports);
-  return { investigationId: candidateId, outcome: started.includes(candidateId) ? 'started' : 'queued' };
+  await startQueued(ports);
+  // A concurrent delivery's drain may be starting this one: holding a slot is as good as started.
+  const admission = await ledger.admission(candidateId);
+  return { investigationId: candidateId, outcome: admission?.state === 'started' || admission?.holdsSlot ? 'started' : 'queued' };
 };
+
+/** How far down the queue one drain looks past investigations another caller is already starting. */
+const QUEUE_LOOKAHEAD = 25;
 
 /** Starts queued investigations, oldest first, while running slots are free; returns the ids it started. */
 export const startQueued = async (ports: AdmissionPorts): Promise<string[]> => {
-  const { ledger, starter, settings } = ports;
+  const { ledger, settings } = ports;
   const started: string[] = [];
   for (;;) {
-    const [next] = await ledger.queued(1);
+    const next = await claimNextQueued(ports.ledger, settings.maxRunning, await ledger.queued(QUEUE_LOOKAHEAD));
     if (next === undefined) return started;
-    // Another caller holds this one's slot (or every slot is taken): it, or the next ending, drains on.
-    if (!(await ledger.acquireSlot(next, settings.maxRunning))) return started;
-    if (!(await ledger.dequeue(next))) {
-      await ledger.releaseSlot(next);
-      continue;
-    }
-    const admission = await ledger.admission(next);
-    if (!admission) continue;
-    try {
-      await ledger.setState(next, 'started');
-      await starter.start(next, admission.input);
-      ports.log?.(`investigation ${next} started`);
-      started.push(next);
-    } catch (error) {
-      // Nothing is dropped: it goes back in the queue for the next drain.
-      await ledger.setState(next, 'queued');
-      await ledger.releaseSlot(next);
-      await ledger.enqueue(next);
-      throw error;
-    }
+    await startClaimed(ports, next);
+    started.push(next);
+  }
+};
+
+/** The oldest queued investigation this caller got a slot for and took off the queue. */
+const claimNextQueued = async (ledger: TriggerLedger, cap: number, queued: readonly string[]): Promise<string | undefined> => {
+  for (const candidate of queued) {
+    const slot = await ledger.acquireSlot(candidate, cap);
+    if (slot === 'full') return undefined;
+    if (slot === 'held') continue;
+    if (await ledger.dequeue(candidate)) return candidate;
+    await ledger.releaseSlot(candidate);
+  }
+  return undefined;
+};
+
+const startClaimed = async (ports: AdmissionPorts, investigationId: string): Promise<void> => {
+  const { ledger, starter } = ports;
+  const admission = await ledger.admission(investigationId);
+  if (!admission) throw new Error(`queued investigation ${investigationId} has no admission record`);
+  try {
+    await ledger.setState(investigationId, 'started');
+    await starter.start(investigationId, admission.input);
+    ports.log?.(`investigation ${investigationId} started`);
+  } catch (error) {
+    // Nothing is dropped: it goes back in the queue for the next drain.
+    await ledger.setState(investigationId, 'queued');
+    await ledger.releaseSlot(investigationId);
+    await ledger.enqueue(investigationId);
+    throw error;
   }
 };
 

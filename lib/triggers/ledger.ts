@@ -9,6 +9,8 @@ export interface Admission {
   receivedAt: string;
   /** Every trigger that joined it, the first included. */
   triggerCount: number;
+  /** It holds a running slot: it is being started, or runs. */
+  holdsSlot: boolean;
   /** The execution input it starts (or started) with. */
   input: ExecutionInput;
   service?: string;
@@ -21,6 +23,9 @@ export interface JoinedTrigger {
   summary: string;
   occurrenceKey?: string;
 }
+
+/** `held`: this investigation already has a slot (another caller is starting it); `full`: the cap is reached. */
+export type SlotClaim = 'acquired' | 'held' | 'full';
 
 export interface InvestigationPage {
   ids: string[];
@@ -44,13 +49,13 @@ export interface TriggerLedger {
    */
   joinGroup(groupKey: string, candidateId: string, at: Date, windowMs: number): Promise<{ investigationId: string; joined: boolean }>;
   /** Records a new investigation and queues it; false when one with this id was already admitted. */
-  admit(admission: Omit<Admission, 'state' | 'triggerCount'>): Promise<boolean>;
+  admit(admission: Omit<Admission, 'state' | 'triggerCount' | 'holdsSlot'>): Promise<boolean>;
   admission(investigationId: string): Promise<Admission | undefined>;
   setState(investigationId: string, state: AdmissionState): Promise<void>;
   attach(investigationId: string, trigger: JoinedTrigger): Promise<void>;
   joinedTriggers(investigationId: string): Promise<JoinedTrigger[]>;
   /** Takes a running slot for the investigation if fewer than `cap` are held; idempotent per investigation. */
-  acquireSlot(investigationId: string, cap: number): Promise<boolean>;
+  acquireSlot(investigationId: string, cap: number): Promise<SlotClaim>;
   /** Gives the investigation's slot back; false if it held none (a repeated end event). */
   releaseSlot(investigationId: string): Promise<boolean>;
   /** Puts an admitted investigation (back) in the queue. */
