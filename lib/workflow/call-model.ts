@@ -9,6 +9,7 @@ import { budgetStop } from './budget.ts';
 import { controlState, type ControlState } from './control.ts';
 import { conversationOf } from './conversation.ts';
 import { now, type WorkflowDependencies } from './dependencies.ts';
+import { modelCalledOnce } from './once.ts';
 import { loadMasker, maskMapDocument } from './privacy.ts';
 import { finalAnswerNudge } from './prompts.ts';
 import { reviewDraft, revisionRequest } from './reflection.ts';
@@ -42,8 +43,9 @@ export const callModel = async (dependencies: WorkflowDependencies, input: unkno
       ? { system: plan.system, messages: [...messages, { role: 'user', content: finalAnswerNudge }], tools: [], toolChoice: 'none' }
       : { system: plan.system, messages, tools, toolChoice: 'auto' };
     const masker = await loadMasker(dependencies.store, head.id, dependencies.masking);
+    const model = modelCalledOnce(dependencies.model, dependencies.store, head.id, `call-model#${iteration}`);
     const { request: fitted } = fitConversation(request, dependencies.model.contextWindowTokens ?? contextWindowOf(modelIdOf(dependencies.model.name)));
-    const first = await completeThroughGateway(dependencies.model, masker, fitted);
+    const first = await completeThroughGateway(model, masker, fitted);
     const wantsTools = first.response.toolCalls.length > 0 && !state.finalOnly;
     const exchanges = [first];
     const recorded: NewTranscriptEvent[] = [
@@ -56,7 +58,7 @@ export const callModel = async (dependencies: WorkflowDependencies, input: unkno
       const review = answer.ok ? reviewDraft(answer.draft, events) : { passed: false, problems: [answer.error] };
       recorded.push({ type: 'reflection', payload: { ...review, revisionRequested: !review.passed } });
       if (!review.passed) {
-        const revision = await completeThroughGateway(dependencies.model, masker, {
+        const revision = await completeThroughGateway(model, masker, {
           system: plan.system,
           messages: [...fitted.messages, { role: 'assistant', content: first.response.text, toolCalls: [] }, { role: 'user', content: revisionRequest(review) }],
           tools: [],
