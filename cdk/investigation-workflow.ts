@@ -5,17 +5,10 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 
-/** The Lambda-backed steps of an investigation, one handler file each (`functions/<step>.ts`). */
-export const stepNames = [
-  'start-investigation',
-  'plan',
-  'call-model',
-  'run-tools',
-  'write-finding',
-  'publish',
-  'record-failure',
-] as const;
-export type StepName = (typeof stepNames)[number];
+import { stepNames, type StepName } from '../lib/workflow/control.ts';
+
+/** The Lambda-backed steps of an investigation, one handler file each (`functions/<step>.ts`): the workflow's own list. */
+export { stepNames, type StepName };
 
 /** Task state name → the step (Lambda handler) it invokes. */
 export const workflowStateSteps = {

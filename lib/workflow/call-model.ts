@@ -8,7 +8,7 @@ import type { ModelRequest, ModelResponse } from '../model/port.ts';
 import { budgetStop } from './budget.ts';
 import { controlState, type ControlState } from './control.ts';
 import { conversationOf } from './conversation.ts';
-import { now, type WorkflowDependencies } from './dependencies.ts';
+import { now, type StepDependencies } from './dependencies.ts';
 import { modelCalledOnce } from './once.ts';
 import { loadMasker, maskMapDocument } from './privacy.ts';
 import { finalAnswerNudge } from './prompts.ts';
@@ -25,7 +25,7 @@ const modelIdOf = (name: string): string => {
  * One model turn: rebuild the conversation from the transcript, ask through the gateway, record both
  * sides. A final answer is reviewed against the evidence first, and revised once if it fails.
  */
-export const callModel = async (dependencies: WorkflowDependencies, input: unknown): Promise<ControlState> => {
+export const callModel = async (dependencies: StepDependencies['call-model'], input: unknown): Promise<ControlState> => {
   const state = controlState.parse(input);
   const iteration = state.iteration + 1;
   return runStep(dependencies, state.investigationId, `call-model#${iteration}`, async (head) => {

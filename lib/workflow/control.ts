@@ -35,5 +35,6 @@ export const failureStepInput = z.object({
   failure: z.object({ Error: z.string(), Cause: z.string().optional() }),
 });
 
+/** The Lambda-backed steps of an investigation, one handler file each (`functions/<step>.ts`); the CDK construct uses this list. */
 export const stepNames = ['start-investigation', 'plan', 'call-model', 'run-tools', 'write-finding', 'publish', 'record-failure'] as const;
 export type StepName = (typeof stepNames)[number];

@@ -16,7 +16,25 @@ export interface WorkflowDependencies {
   budget?: InvestigationBudget;
   /** Per-tool-result cap in tokens (default 10,000). */
   toolResultTokens?: number;
+  /** Tool calls run per model turn (default 16); the rest are answered "not run" so the model can ask again. */
+  maxToolCallsPerTurn?: number;
   clock?: () => Date;
 }
 
-export const now = (dependencies: WorkflowDependencies): Date => (dependencies.clock ?? (() => new Date()))();
+export const now = (dependencies: Pick<WorkflowDependencies, 'clock'>): Date => (dependencies.clock ?? (() => new Date()))();
+
+type Core = Pick<WorkflowDependencies, 'store' | 'clock' | 'masking'>;
+
+/**
+ * What each step needs, and no more: a Lambda builds only its own step's ports, so a step that
+ * never calls the model neither builds it nor reads its secret.
+ */
+export interface StepDependencies {
+  'start-investigation': Core & { model: Pick<ModelPort, 'name'> };
+  plan: Core & Pick<WorkflowDependencies, 'tools'>;
+  'call-model': Core & Pick<WorkflowDependencies, 'model' | 'budget'>;
+  'run-tools': Core & Pick<WorkflowDependencies, 'tools' | 'toolResultTokens' | 'maxToolCallsPerTurn'>;
+  'write-finding': Core;
+  publish: Core & Pick<WorkflowDependencies, 'notifier'>;
+  'record-failure': Core;
+}

@@ -2,7 +2,7 @@ import type { Investigation } from '../domain/investigation.ts';
 import type { Notice } from '../notify/port.ts';
 import { InvestigationNotFoundError } from '../store/port.ts';
 import { controlState, type ControlState } from './control.ts';
-import type { WorkflowDependencies } from './dependencies.ts';
+import type { StepDependencies } from './dependencies.ts';
 import { NOTIFICATION_TIMING, once } from './once.ts';
 import { runStep } from './run-step.ts';
 
@@ -19,7 +19,7 @@ const noticeOf = (head: Investigation): Notice => {
  * first, as the step's event, and sent after the commit, once: a retried or replayed step finds the
  * commit and sends only if no send (keyed by the investigation and this step) has completed.
  */
-export const publish = async (dependencies: WorkflowDependencies, input: unknown): Promise<ControlState> => {
+export const publish = async (dependencies: StepDependencies['publish'], input: unknown): Promise<ControlState> => {
   const state = controlState.parse(input);
   const outcome = await runStep(dependencies, state.investigationId, 'publish', async (head) => ({
     events: [{ type: 'notification', payload: { channel: dependencies.notifier.channel, subject: noticeOf(head).subject } }],

@@ -1,5 +1,5 @@
 import { failureStepInput } from './control.ts';
-import type { WorkflowDependencies } from './dependencies.ts';
+import type { StepDependencies } from './dependencies.ts';
 import { loadMasker } from './privacy.ts';
 import { incompleteFinding } from './report.ts';
 import { runStep } from './run-step.ts';
@@ -23,7 +23,7 @@ const messageOf = (cause: string | undefined): string => {
 };
 
 /** Records why a step failed and leaves a partial finding marked incomplete. */
-export const recordFailure = async (dependencies: WorkflowDependencies, input: unknown): Promise<FailureOutcome> => {
+export const recordFailure = async (dependencies: StepDependencies['record-failure'], input: unknown): Promise<FailureOutcome> => {
   const { investigationId, failure } = failureStepInput.parse(input);
   const error = `${failure.Error}: ${messageOf(failure.Cause)}`.replace(/: $/, '');
   if (investigationId === undefined || !(await dependencies.store.get(investigationId))) return { status: 'failed', error };

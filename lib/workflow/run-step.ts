@@ -17,7 +17,7 @@ export interface StepWork<Outcome> {
  * documents are committed in one transaction, so a crash never leaves half a step behind.
  */
 export const runStep = async <Outcome>(
-  dependencies: WorkflowDependencies,
+  dependencies: Pick<WorkflowDependencies, 'store' | 'clock'>,
   investigationId: string,
   step: string,
   work: (head: Investigation) => Promise<StepWork<Outcome>>,

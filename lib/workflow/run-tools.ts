@@ -5,7 +5,7 @@ import { toolCall, type ToolCall } from '../model/port.ts';
 import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { controlState, type ControlState } from './control.ts';
 import { lastModelResponse, toolResultPayload, toolResults, type ToolResultPayload } from './conversation.ts';
-import type { WorkflowDependencies } from './dependencies.ts';
+import type { StepDependencies } from './dependencies.ts';
 import { loadMasker, maskMapDocument } from './privacy.ts';
 import { runStep } from './run-step.ts';
 
@@ -44,7 +44,7 @@ const stagnation = (state: ControlState, allRepeats: boolean): ControlState => {
  * its result points at the earlier evidence. Arguments get their real values back only here,
  * and results are masked before they enter the transcript. Each result gets an evidence ref.
  */
-export const runTools = async (dependencies: WorkflowDependencies, input: unknown): Promise<ControlState> => {
+export const runTools = async (dependencies: StepDependencies['run-tools'], input: unknown): Promise<ControlState> => {
   const state = controlState.parse(input);
   return runStep(dependencies, state.investigationId, `run-tools#${state.iteration}`, async (head) => {
     const events = await dependencies.store.events(head.id);

@@ -5,7 +5,7 @@ import { emptyUsage } from '../domain/usage.ts';
 import { describeTrigger } from '../triggers/brief.ts';
 import { identifyTrigger, investigationIdFor } from '../triggers/identity.ts';
 import { startStepInput, type ControlState } from './control.ts';
-import { now, type WorkflowDependencies } from './dependencies.ts';
+import { now, type StepDependencies } from './dependencies.ts';
 
 export class InvalidTriggerError extends Error {
   override readonly name = 'InvalidTriggerError';
@@ -15,7 +15,7 @@ export class DuplicateInvestigationError extends Error {
   override readonly name = 'DuplicateInvestigationError';
 }
 
-export const startInvestigation = async (dependencies: WorkflowDependencies, rawInput: unknown): Promise<ControlState> => {
+export const startInvestigation = async (dependencies: StepDependencies['start-investigation'], rawInput: unknown): Promise<ControlState> => {
   const { input, maxIterations, executionId } = startStepInput.parse(rawInput);
   const parsed = triggerSchema.safeParse(input.trigger);
   if (!parsed.success) throw new InvalidTriggerError(`the trigger is not valid: ${z.prettifyError(parsed.error)}`);

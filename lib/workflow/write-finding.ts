@@ -3,7 +3,7 @@ import { parseFinalAnswer } from '../model/final-answer.ts';
 import type { Masker } from '../masking/index.ts';
 import { controlState, type ControlState } from './control.ts';
 import { lastModelResponse, toolResults } from './conversation.ts';
-import type { WorkflowDependencies } from './dependencies.ts';
+import type { StepDependencies } from './dependencies.ts';
 import { loadMasker } from './privacy.ts';
 import { reviewDraft, unknownEvidenceRefs } from './reflection.ts';
 import { findingFrom, incompleteFinding } from './report.ts';
@@ -14,7 +14,7 @@ export const evidenceIndex = (events: readonly TranscriptEvent[], masker: Masker
   new Map(toolResults(events).map((result) => [result.ref, masker.unmask(`${result.name}: ${result.error ?? result.summary}`)]));
 
 /** Turns the model's final answer into the finding: validated, evidence checked, unmasked for humans. */
-export const writeFinding = async (dependencies: WorkflowDependencies, input: unknown): Promise<ControlState> => {
+export const writeFinding = async (dependencies: StepDependencies['write-finding'], input: unknown): Promise<ControlState> => {
   const state = controlState.parse(input);
   return runStep(dependencies, state.investigationId, 'write-finding', async (head) => {
     const events = await dependencies.store.events(head.id);

@@ -1,5 +1,6 @@
 export { budgetExhausted } from './budget.ts';
 export { createModelFromConfig, type ModelFactoryDependencies } from './create-model.ts';
+export { modelNameOf } from './model-name.ts';
 export {
   defaultModels,
   ModelConfigError,
