@@ -17,6 +17,9 @@ const capped = (result: ToolResultPayload, capTokens: number): ToolResultPayload
   return wasCapped ? { ...result, data, summary: `${result.summary} (capped from about ${originalTokens} tokens)` } : result;
 };
 
+/** Calls run per turn unless SRE_AGENT_MAX_TOOL_CALLS_PER_TURN says otherwise: a turn's results commit as one step. */
+export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 16;
+
 /** After this many turns in a row of nothing but repeated calls, the model is asked for its answer. */
 const STAGNANT_TURNS_LIMIT = 2;
 
@@ -42,7 +45,8 @@ const stagnation = (state: ControlState, allRepeats: boolean): ControlState => {
 /**
  * Runs the tool calls of the last model turn. A call identical to an earlier one is not run again:
  * its result points at the earlier evidence. Arguments get their real values back only here,
- * and results are masked before they enter the transcript. Each result gets an evidence ref.
+ * and results are masked before they enter the transcript. Each result gets an evidence ref. Calls
+ * beyond the per-turn cap are answered without running, so the model can ask for them again.
  */
 export const runTools = async (dependencies: StepDependencies['run-tools'], input: unknown): Promise<ControlState> => {
   const state = controlState.parse(input);
@@ -53,8 +57,10 @@ export const runTools = async (dependencies: StepDependencies['run-tools'], inpu
     const masker = await loadMasker(dependencies.store, head.id, dependencies.masking);
     const earlier = earlierCalls(events);
     const firstRef = toolResults(events).length + 1;
+    const cap = dependencies.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
+    const allowed = calls.slice(0, cap);
     const outcomes = await Promise.all(
-      calls.map((call) =>
+      allowed.map((call) =>
         earlier.has(fingerprintOf(call)) ? undefined : toolbox.execute({ ...call, arguments: masker.unmaskJson(call.arguments) }, { now }),
       ),
     );
@@ -63,7 +69,9 @@ export const runTools = async (dependencies: StepDependencies['run-tools'], inpu
       const ref = `E${firstRef + index}`;
       const repeatOf = earlier.get(fingerprintOf(call));
       const result: ToolResultPayload =
-        outcome === undefined
+        index >= cap
+          ? { toolCallId: call.id, name: call.name, ref, summary: 'not run', error: `not run: over the per-turn cap of ${cap} tool calls; ask again in a later turn` }
+          : outcome === undefined
           ? { toolCallId: call.id, name: call.name, ref, summary: `repeats an earlier call; see ${repeatOf}`, data: { repeatOf, note: `This exact call was already made; its result is ${repeatOf}.` } }
           : outcome.ok
             ? capped({ toolCallId: call.id, name: call.name, ref, summary: outcome.summary, data: outcome.data }, dependencies.toolResultTokens ?? DEFAULT_TOOL_RESULT_TOKENS)
@@ -77,7 +85,7 @@ export const runTools = async (dependencies: StepDependencies['run-tools'], inpu
       events: recorded,
       head: { ...head, usage: { ...head.usage, toolCalls: head.usage.toolCalls + outcomes.filter((outcome) => outcome !== undefined).length } },
       documents: maskMapDocument(masker),
-      outcome: stagnation(state, calls.length > 0 && outcomes.every((outcome) => outcome === undefined)),
+      outcome: stagnation(state, allowed.length > 0 && outcomes.every((outcome) => outcome === undefined)),
     };
   });
 };
