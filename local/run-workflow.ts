@@ -18,13 +18,15 @@ export interface LocalRunOptions {
   maxIterations?: number;
   /** One line per state entered, retried or failed. */
   onProgress?: (line: string) => void;
+  /** Aborting stops the execution (as StopExecution does on AWS). */
+  signal?: AbortSignal;
 }
 
 /**
  * Runs the deployed workflow's ASL with aws-local-stepfunctions, each Lambda task overridden
  * by the same step code the Lambda handlers call, in process.
  */
-export const runWorkflowLocally = async ({ dependencies, input, maxIterations, onProgress }: LocalRunOptions): Promise<LocalExecution> => {
+export const runWorkflowLocally = async ({ dependencies, input, maxIterations, onProgress, signal }: LocalRunOptions): Promise<LocalExecution> => {
   installPromiseWithResolvers();
   const { definition, stateSteps } = buildLocalWorkflowDefinition(maxIterations === undefined ? {} : { maxIterations });
   const steps = createSteps(dependencies);
@@ -58,6 +60,7 @@ export const runWorkflowLocally = async ({ dependencies, input, maxIterations, o
       },
     },
   });
+  signal?.addEventListener('abort', () => execution.abort(), { once: true });
   const progress = (async () => {
     for await (const event of execution.eventLogs) {
       if (!onProgress) continue;

@@ -15,6 +15,11 @@ export const MAX_BODY_BYTES = 256 * 1024;
  */
 export const createApp = (ports: ApiPorts): Hono => {
   const app = new Hono();
+  app.use('*', async (c, next) => {
+    const started = Date.now();
+    await next();
+    ports.log?.(`${c.req.method} ${c.req.path} ${c.res.status} ${Date.now() - started}ms`);
+  });
   app.use(
     '*',
     bodyLimit({

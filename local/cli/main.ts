@@ -5,6 +5,7 @@ import { ScenarioError } from '../scenario-files.ts';
 import { evalCommand } from './eval.ts';
 import { investigateCommand } from './investigate.ts';
 import { listCommand } from './list.ts';
+import { serveCommand } from './serve.ts';
 import { transcriptCommand } from './transcript.ts';
 
 /** Exit codes: 0 done, 1 the investigation failed, 2 bad input. */

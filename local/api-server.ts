@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { serve, type ServerType } from '@hono/node-server';
+import { ScenarioReplaySource } from '../integrations/scenario/replay-source.ts';
+import { createApp } from '../lib/api/app.ts';
+import type { ApiPorts } from '../lib/api/ports.ts';
+import { environmentSecrets } from '../lib/api/secrets.ts';
+import { admissionSettingsFromEnv } from '../lib/api/settings.ts';
+import type { Scenario } from '../lib/domain/scenario.ts';
+import type { MaskingOptions } from '../lib/masking/index.ts';
+import type { ModelPort } from '../lib/model/port.ts';
+import { RecordingNotifier } from '../lib/notify/recording-notifier.ts';
+import { reportChannelsFrom, withReportChannels } from '../lib/notify/report-channels.ts';
+import { DynamoDbStore } from '../lib/store/dynamodb-store.ts';
+import { DynamoDbTriggerLedger } from '../lib/store/dynamodb-trigger-ledger.ts';
+import { investigationEnded } from '../lib/triggers/admit.ts';
+import type { InvestigationBudget } from '../lib/workflow/budget.ts';
+import type { WorkflowDependencies } from '../lib/workflow/dependencies.ts';
+import { InProcessStarter } from './in-process-starter.ts';
+
+export interface LocalApiServerOptions {
+  client: DynamoDBClient;
+  tableName: string;
+  /** Its environment backs the tools of every investigation the server starts. */
+  scenario: Pick<Scenario, 'now' | 'environment'>;
+  model: ModelPort;
+  budget?: InvestigationBudget;
+  masking?: MaskingOptions;
+  maxIterations?: number;
+  /** 0 picks a free port. */
+  port: number;
+  env?: Record<string, string | undefined>;
+  log?: (line: string) => void;
+}
+
+export interface LocalApiServer {
+  url: string;
+  notifier: RecordingNotifier;
+  close(): Promise<void>;
+}
+
+/**
+ * The API app on 127.0.0.1 only, investigations running in process on the local workflow, the
+ * scenario's environment as their tool source. One log line per request and per state.
+ */
+export const startLocalApiServer = async (options: LocalApiServerOptions): Promise<LocalApiServer> => {
+  const env = options.env ?? process.env;
+  const log = options.log ?? (() => undefined);
+  const store = new DynamoDbStore({ client: options.client, tableName: options.tableName });
+  const ledger = new DynamoDbTriggerLedger({ client: options.client, tableName: options.tableName });
+  const recorded = { now: options.scenario.now, environment: options.scenario.environment };
+  const snapshot = `env-${createHash('sha256').update(JSON.stringify(recorded)).digest('hex').slice(0, 20)}`;
+  await store.putSnapshot(snapshot, recorded);
+
+  const recording = new RecordingNotifier();
+  const dependencies: WorkflowDependencies = {
+    store,
+    model: options.model,
+    tools: new ScenarioReplaySource(store),
+    notifier: withReportChannels(recording, reportChannelsFrom(env), store, {
+      onFailure: (channel, error) => log(`report to ${channel} failed: ${error instanceof Error ? error.message : String(error)}`),
+    }),
+    ...(options.budget ? { budget: options.budget } : {}),
+    ...(options.masking ? { masking: options.masking } : {}),
+  };
+  let ports: ApiPorts | undefined;
+  const starter = new InProcessStarter({
+    dependencies,
+    log,
+    ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+    onEnded: (id) => investigationEnded(ports!, id),
+  });
+  ports = {
+    store,
+    ledger,
+    starter,
+    secrets: environmentSecrets(env),
+    settings: { ...admissionSettingsFromEnv(env), toolSource: { kind: 'scenario-replay', snapshot } },
+    log,
+  };
+  const app = createApp(ports);
+  const server = await new Promise<ServerType>((resolve) => {
+    const started: ServerType = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: options.port }, () => resolve(started));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    notifier: recording,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await starter.idle({ abort: true });
+    },
+  };
+};

@@ -1,0 +1,50 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { selectModel } from '../model-selection.ts';
+import { loadScenario } from '../scenario-files.ts';
+import { startLocalApiServer } from '../api-server.ts';
+import { DEFAULT_DATA_DIR, LOCAL_TABLE_NAME, openLocalSession } from '../session.ts';
+import { positiveInteger, providerOption } from './arguments.ts';
+
+const DEFAULT_PORT = 8787;
+
+const port = (value: string): number => {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError('expected a port from 0 (any free port) to 65535');
+  return Number(value);
+};
+
+const timestamped = (line: string) => `${new Date().toISOString()} ${line}\n`;
+
+export const serveCommand = (): Command =>
+  new Command('serve')
+    .description('Serve the HTTP API (investigations, EventBridge events, PagerDuty webhooks) on 127.0.0.1, investigating in process against a scenario.')
+    .requiredOption('--scenario <fileOrId>', 'a scenario file (sre-scenario/v1) or bundled id whose environment backs the tools')
+    .option('--port <n>', 'the port on 127.0.0.1 (0 picks a free one)', port, DEFAULT_PORT)
+    .option('--data-dir <dir>', 'where DynamoDB Local keeps its data', DEFAULT_DATA_DIR)
+    .option('--max-iterations <n>', 'model turns before the agent must answer', positiveInteger, 8)
+    .addOption(providerOption())
+    .action(async (options: { scenario: string; port: number; dataDir: string; maxIterations: number; provider?: string }) => {
+      const scenario = loadScenario(options.scenario);
+      const { model, budget, masking } = await selectModel(options.provider);
+      const session = await openLocalSession(options.dataDir);
+      const log = (line: string) => process.stderr.write(timestamped(line));
+      const server = await startLocalApiServer({
+        client: session.database.client,
+        tableName: LOCAL_TABLE_NAME,
+        scenario,
+        model,
+        budget,
+        ...(masking ? { masking } : {}),
+        maxIterations: options.maxIterations,
+        port: options.port,
+        log,
+      });
+      process.stdout.write(`sre-agent API listening on ${server.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      log('shutting down');
+      await server.close();
+      await session.close();
+    });
