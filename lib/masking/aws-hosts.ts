@@ -3,7 +3,7 @@ import { PlaceholderType } from './placeholders.ts';
 /**
  * AWS-aware reading of host names: which are public service endpoints (same for every customer,
  * and meaningful: `lambda.amazonaws.com` in CloudTrail says who acted), which are databases, and
- * which carry a bucket or an account id inside them.
+ * which carry a bucket, an account id or an API id inside them.
  */
 
 const REGION = String.raw`[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\d`;
@@ -25,6 +25,7 @@ export const isPublicAwsEndpoint = (host: string): boolean => {
 const DATABASE_ENDPOINT = /\.(?:rds|cache|redshift|docdb|dax|memorydb|es|aoss)\.amazonaws\.com(?:\.cn)?$/i;
 const VIRTUAL_HOSTED_BUCKET = /^(.+?)\.s3(?:[.-](?:dualstack\.)?[a-z0-9-]+)*\.amazonaws\.com(?:\.cn)?$/i;
 const ECR_REGISTRY = /^(\d{12})\.dkr\.ecr\./;
+const API_GATEWAY = /^([a-z0-9]{10})\.execute-api\./;
 
 export interface HostReading {
   /** Placeholder type of the host, or undefined to keep it as written. */
@@ -54,5 +55,7 @@ const readHostUncached = (host: string): HostReading => {
   if (bucket) embedded.push({ type: PlaceholderType.bucket, value: bucket[1]! });
   const registry = ECR_REGISTRY.exec(host);
   if (registry) embedded.push({ type: PlaceholderType.account, value: registry[1]! });
+  const api = API_GATEWAY.exec(host);
+  if (api) embedded.push({ type: PlaceholderType.apiId, value: api[1]! });
   return { type: DATABASE_ENDPOINT.test(host) ? PlaceholderType.dbEndpoint : PlaceholderType.host, embedded };
 };

@@ -38,7 +38,7 @@ export interface ScanContext {
  *  - `anywhere`: no shared gate (detectors that start at a rarer character: `:`, `=`, `--`, a digit).
  *  - `word`: at the start of a token (not after a letter, digit or underscore).
  *  - `punctuatedWord`: at the start of a token whose word characters are followed by one of
- *    `- . @ : / + %` (host names, addresses, ARNs, URLs, ids): plain words never get this far.
+ *    `- . @ : / + % *` (host names, addresses, ARNs, URLs, ids): plain words never get this far.
  */
 export type DetectorPlacement = 'anywhere' | 'word' | 'punctuatedWord';
 

@@ -18,6 +18,30 @@ export const BUCKET_FIELD = String.raw`[Bb]ucket(?:[_-]?[Nn]ame)?|BUCKET(?:_NAME
 
 export const LOG_GROUP_FIELD = String.raw`[Ll]og[_ -]?[Gg]roup(?:[_ -]?[Nn]ame)?|LOG_GROUP(?:_NAME)?|awslogs-group`;
 
+/** ECS and EKS clusters: `cluster`, `clusterName`, the `ClusterName` metric dimension. */
+// Not the end of a hyphenated name (`shop-cluster: …`), which is a cluster, not a field naming one.
+export const CLUSTER_FIELD = String.raw`(?<![-.])(?:[Cc]luster(?:[_-]?[Nn]ame)?|CLUSTER(?:_NAME)?)`;
+
+/**
+ * AWS ids whose field names say what they are and whose values have a fixed shape: API Gateway
+ * (`restApiId`, the `ApiId` dimension), CloudFront (`DistributionId`) and KMS (`KeyId`, `kmsKeyId`).
+ */
+export const AWS_ID_FIELD = String.raw`(?:[Rr]est|[Hh]ttp)?[Aa]pi[_-]?[Ii][Dd]|(?:REST_?)?API_?ID|[Dd]istribution[_-]?[Ii][Dd]|DISTRIBUTION_?ID|(?:[Kk]ms|KMS)?[_-]?(?:[Kk]ey|KEY)[_-]?(?:[Ii][Dd]|ID)`;
+
+/** The shape of each id the field names in AWS_ID_FIELD announce, and its placeholder type. */
+const AWS_ID_SHAPES: readonly { name: RegExp; value: RegExp; type: string }[] = [
+  { name: /api[_-]?id$/i, value: /^[a-z0-9]{10}$/, type: PlaceholderType.apiId },
+  { name: /distribution[_-]?id$/i, value: /^E[A-Z0-9]{12,13}$/, type: PlaceholderType.distribution },
+  {
+    name: /key[_-]?id$/i,
+    value: /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|mrk-[0-9a-f]{32})$/,
+    type: PlaceholderType.kmsKey,
+  },
+];
+
+/** A KMS key id: a key's UUID or a multi-region key's `mrk-` id. */
+export const KMS_KEY_ID = AWS_ID_SHAPES[2]!.value;
+
 /**
  * Secret field names: a core word, an optional suffix (`SecretAccessKey`, `tokenValue`), and
  * exclusions for look-alikes that are not secrets (`nextToken` paginates, `max_tokens` counts,
@@ -61,7 +85,10 @@ export type FieldRole =
   | { role: 'user' }
   | { role: 'principal' }
   | { role: 'bucket' }
-  | { role: 'logGroup' };
+  | { role: 'logGroup' }
+  | { role: 'cluster' }
+  /** A fixed-shape AWS id: masked as `type` when the value has the shape. */
+  | { role: 'awsId'; type: string; shape: RegExp };
 
 /** Names the secret a field holds, from the matched name and what precedes it (`client_secret`, `SessionToken`). */
 export const classifySecretField = (name: string, before: string): { kind: string; strong: boolean } => {
@@ -99,6 +126,8 @@ const USER_NAME = wholeFieldName(USER_FIELD);
 const PRINCIPAL_NAME = wholeFieldName(PRINCIPAL_FIELD);
 const BUCKET_NAME = wholeFieldName(BUCKET_FIELD);
 const LOG_GROUP_NAME = wholeFieldName(LOG_GROUP_FIELD);
+const CLUSTER_NAME = wholeFieldName(CLUSTER_FIELD);
+const AWS_ID_NAME = wholeFieldName(AWS_ID_FIELD);
 const SECRET_NAME = wholeFieldName(SECRET_FIELD);
 
 /** The role of a JSON property by its name, judged by how the name ends (`artifactBucket`, `DB_PASSWORD`). */
@@ -110,6 +139,11 @@ export const fieldRoleOfName = (name: string): FieldRole | undefined => {
   if (USER_NAME.test(name)) return { role: 'user' };
   if (BUCKET_NAME.test(name)) return { role: 'bucket' };
   if (LOG_GROUP_NAME.test(name)) return { role: 'logGroup' };
+  if (CLUSTER_NAME.test(name)) return { role: 'cluster' };
+  if (AWS_ID_NAME.test(name)) {
+    const id = AWS_ID_SHAPES.find((shape) => shape.name.test(name));
+    if (id) return { role: 'awsId', type: id.type, shape: id.value };
+  }
   return undefined;
 };
 
@@ -145,6 +179,8 @@ const keyMaterialPrefix = (value: string): string => /^[A-Za-z0-9+/=_-]*/.exec(v
 const NOT_A_NAME = /["'\\<>{}[\]\u0000-\u001f]/;
 const ACCOUNT_VALUE = /^(?:\d{12}|\d{4}-\d{4}-\d{4})$/;
 const BUCKET_VALUE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+/** ECS and EKS cluster names: letters, digits, `-` and `_`; one that starts with a letter, so a count (`cluster: 3`) is not one. */
+const CLUSTER_VALUE = /^[A-Za-z][A-Za-z0-9_-]{0,254}$/;
 const AUTH_SCHEME = /^((?:Bearer|Basic|Token|Digest|Negotiate|NTLM)\s+)(\S+)$/i;
 
 /** `Bearer` -> bearer_token, `Basic` -> basic_auth: the kind of credential an HTTP auth scheme carries. */
@@ -180,18 +216,22 @@ export const maskFieldValue = (role: FieldRole, value: string, context: ScanCont
           return /[A-Za-z]/.test(part) ? context.placeholder(PlaceholderType.user, part) : part;
         })
         .join(':');
+    case 'awsId':
+      return role.shape.test(value) ? context.placeholder(role.type, value) : context.rescan(value);
     case 'user':
     case 'logGroup':
+    case 'cluster':
     case 'bucket': {
       // A name holds no quotes, brackets or escapes (a value that does is text, a JSON fragment);
-      // a bucket name has a fixed shape. Anything else is only scanned.
-      if (role.role === 'bucket' ? !BUCKET_VALUE.test(value) : NOT_A_NAME.test(value)) return context.rescan(value);
+      // bucket and cluster names have a fixed shape. Anything else is only scanned.
+      const shape = role.role === 'bucket' ? BUCKET_VALUE : role.role === 'cluster' ? CLUSTER_VALUE : undefined;
+      if (shape ? !shape.test(value) : NOT_A_NAME.test(value)) return context.rescan(value);
       // A name seen before keeps its placeholder without being read again.
       const known = context.known(value);
       if (known !== undefined) return known;
       const scanned = context.rescan(value);
       if (scanned !== value) return scanned;
-      const type = role.role === 'user' ? PlaceholderType.user : role.role === 'bucket' ? PlaceholderType.bucket : PlaceholderType.logGroup;
+      const type = { user: PlaceholderType.user, bucket: PlaceholderType.bucket, logGroup: PlaceholderType.logGroup, cluster: PlaceholderType.cluster }[role.role];
       return context.placeholder(type, value);
     }
   }

@@ -1,6 +1,8 @@
 import type { Detector, DetectorMatch, ScanContext } from './detector.ts';
 import {
   ACCOUNT_FIELD,
+  AWS_ID_FIELD,
+  CLUSTER_FIELD,
   BUCKET_FIELD,
   LOG_GROUP_FIELD,
   PRINCIPAL_FIELD,
@@ -28,7 +30,7 @@ import { PlaceholderType, REDACTION_PREFIX } from './placeholders.ts';
  */
 const FIELD_VALUE = String.raw`\\"(?:[^"\\\r\n]|\\[^"\r\n])*|"(?:[^"\\\r\n]|\\.)*|'[^'\r\n]*|(?:(?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|[Dd]igest|[Nn]egotiate|NTLM)[ \t]+)?(?![\s"'<\[{(])(?:(?!--)[^\s"',;&<>)\]}\\=])+(?:=+(?![^\s"',;&<>)\]}\\]))?`;
 
-const NAMED_FIELDS = [SECRET_FIELD, PRINCIPAL_FIELD, USER_FIELD, BUCKET_FIELD, LOG_GROUP_FIELD].join('|');
+const NAMED_FIELDS = [SECRET_FIELD, PRINCIPAL_FIELD, USER_FIELD, BUCKET_FIELD, LOG_GROUP_FIELD, CLUSTER_FIELD, AWS_ID_FIELD].join('|');
 
 /** Between a field name and its separator: a closing quote (maybe escaped) and a few spaces. */
 const NAME_GAP = String.raw`\\?["']?[ \t]{0,3}`;
@@ -141,5 +143,19 @@ const bucketInProse: Detector = {
   handle: (match, context) => maskFieldValue({ role: 'bucket' }, match.text, context),
 };
 
+const quotedUserInProse: Detector = {
+  id: 'quotedUser',
+  placement: 'anywhere',
+  // Database errors quote the user: `password authentication failed for user "app"`, `role "app"
+  // does not exist`, `Access denied for user 'app'@'10.0.0.1'`, also inside escaped JSON
+  // (`user \"app\"`). Only a quoted name right after `user` or `role`, so prose stays prose.
+  // The match is the opening quote and the name; the closing quote is only looked at.
+  source: String.raw`\\{0,7}["'](?<=(?<![A-Za-z0-9_])(?:[Uu]ser|USER|[Rr]ole|ROLE)[ \t]{1,3}\\{0,7}["'])[A-Za-z0-9_$][A-Za-z0-9_.$@-]{0,62}(?=\\{0,7}["'])`,
+  handle: (match, context) => {
+    const quoteEnd = match.text.search(/["']/) + 1;
+    return match.text.slice(0, quoteEnd) + maskFieldValue({ role: 'user' }, match.text.slice(quoteEnd), context);
+  },
+};
+
 export const fieldDetectors: readonly Detector[] = [fieldValue, flagValue, accountValue];
-export const proseFieldDetectors: readonly Detector[] = [bucketInProse];
+export const proseFieldDetectors: readonly Detector[] = [bucketInProse, quotedUserInProse];

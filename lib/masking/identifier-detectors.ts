@@ -1,6 +1,6 @@
 import type { Detector, ScanContext } from './detector.ts';
 import { readHost } from './aws-hosts.ts';
-import { isInertValue } from './field-context.ts';
+import { isInertValue, KMS_KEY_ID } from './field-context.ts';
 import { isIPv4, isIPv6, isSharedIPv4, isSharedIPv6 } from './ip-addresses.ts';
 import { PlaceholderType } from './placeholders.ts';
 import { HOST_END, hostNameSource, isHostName } from './top-level-domains.ts';
@@ -34,12 +34,26 @@ const arn: Detector = {
     const account = parts[4] ?? '';
     // AWS-managed ARNs (arn:aws:iam::aws:policy/ReadOnlyAccess) are the same for everyone.
     if (account === 'aws') return match.text;
-    // The account and bucket inside are made known too, so they are masked where they appear alone.
+    const service = parts[2];
+    const resource = parts.slice(5).join(':');
+    // An ECS service ARN keeps its service name, as service names are kept everywhere; its account
+    // and cluster are masked.
+    const ecsService = service === 'ecs' ? /^service\/(?:([^/]+)\/)?([^/]+)$/.exec(resource) : null;
+    if (ecsService && /^\d{12}$/.test(account)) {
+      const [, cluster, name] = ecsService;
+      const maskedCluster = cluster === undefined ? '' : `${context.placeholder(PlaceholderType.cluster, cluster)}/`;
+      return `${parts.slice(0, 4).join(':')}:${context.placeholder(PlaceholderType.account, account)}:service/${maskedCluster}${name!}${trailing}`;
+    }
+    // The account, bucket, cluster and key id inside are made known too, so they are masked where they appear alone.
     if (/^\d{12}$/.test(account)) context.remember(PlaceholderType.account, account);
-    if (parts[2] === 's3' && account === '') {
-      const bucket = parts.slice(5).join(':').split('/')[0];
+    if (service === 's3' && account === '') {
+      const bucket = resource.split('/')[0];
       if (bucket) context.remember(PlaceholderType.bucket, bucket);
     }
+    const cluster = service === 'ecs' ? /^(?:task|container-instance|task-set)\/([^/]+)\/./.exec(resource)?.[1] ?? /^cluster\/([^/]+)$/.exec(resource)?.[1] : undefined;
+    if (cluster) context.remember(PlaceholderType.cluster, cluster);
+    const keyId = service === 'kms' ? /^key\/(.+)$/.exec(resource)?.[1] : undefined;
+    if (keyId && KMS_KEY_ID.test(keyId)) context.remember(PlaceholderType.kmsKey, keyId);
     return context.placeholder(PlaceholderType.arn, value) + trailing;
   },
 };
@@ -80,6 +94,16 @@ const maskUrlHost = (scheme: string, host: string, context: ScanContext): string
   }
   // A single label (`http://orders-api:8080`) is a service name or localhost: kept unless listed.
   return context.rescan(host);
+};
+
+/** SQS endpoints, whose queue URLs start their path with the account id: `https://sqs.<region>.amazonaws.com/<account>/<queue>`. */
+const SQS_ENDPOINT = /^(?:sqs(?:\.[a-z0-9-]+)?|queue|[a-z0-9-]+\.queue)\.amazonaws\.com(?:\.cn)?$/i;
+const ACCOUNT_PATH = /^\/(\d{12})(?=[/?#]|$)/;
+
+const maskUrlTail = (host: string, tail: string, context: ScanContext): string => {
+  const account = ACCOUNT_PATH.exec(tail);
+  if (!account || !SQS_ENDPOINT.test(host)) return context.rescan(tail);
+  return `/${context.placeholder(PlaceholderType.account, account[1]!)}${context.rescan(tail.slice(account[0].length))}`;
 };
 
 const url: Detector = {
@@ -130,7 +154,7 @@ const url: Detector = {
     const portIsNumber = /^(?::\d*)?$/.test(port);
     const maskedHost = portIsNumber ? maskUrlHost(scheme, host, context) : context.rescan(host);
     const maskedPort = portIsNumber ? port : context.rescan(port);
-    return `${scheme}://${credentials}${maskedHost}${maskedPort}${context.rescan(tail)}${trailing}`;
+    return `${scheme}://${credentials}${maskedHost}${maskedPort}${maskUrlTail(host, tail, context)}${trailing}`;
   },
 };
 
@@ -139,8 +163,9 @@ const email: Detector = {
   wholeValue: true,
   placement: 'punctuatedWord',
   // The local part is read once (a lookahead and a backreference make it atomic): no backtracking
-  // through every word that turns out to have no `@`.
-  source: String.raw`(?<![A-Za-z0-9.+%_-])(?=(?<emailLocal>[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}))\k<emailLocal>@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,24}(?![A-Za-z0-9_-]|\.[A-Za-z0-9])`,
+  // through every word that turns out to have no `@`. A local part a logger starred out
+  // (`c***@outlook.com`) is still an address.
+  source: String.raw`(?<![A-Za-z0-9.+%_*-])(?=(?<emailLocal>[A-Za-z0-9][A-Za-z0-9._%+*-]{0,63}))\k<emailLocal>@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,24}(?![A-Za-z0-9_-]|\.[A-Za-z0-9])`,
   handle: (match, context) => context.placeholder(PlaceholderType.email, match.text),
 };
 
@@ -198,6 +223,28 @@ const host: Detector = {
   },
 };
 
+const elbId: Detector = {
+  id: 'elbId',
+  wholeValue: true,
+  placement: 'punctuatedWord',
+  // Target groups and load balancers as metric dimensions and access logs write them:
+  // `targetgroup/<name>/<16 hex>`, `app/<name>/<16 hex>` (also `net/`, `gwy/`).
+  source: String.raw`(?<![A-Za-z0-9_./-])(?:targetgroup|app|net|gwy)\/[A-Za-z0-9-]{1,32}\/[0-9a-f]{16}(?![A-Za-z0-9_-])`,
+  handle: (match, context) =>
+    context.placeholder(match.text.startsWith('targetgroup/') ? PlaceholderType.targetGroup : PlaceholderType.loadBalancer, match.text),
+};
+
+const distributionInProse: Detector = {
+  id: 'distributionProse',
+  wholeValue: true,
+  placement: 'word',
+  // A CloudFront distribution id (`E` and 13 upper-case letters and digits, one a digit at least)
+  // only where the text says it is one: `distribution E2QWRUHAPOMQZL`, `CloudFront … E2QWRUHAPOMQZL`.
+  // Upper-case words and error codes of that length stay. Fields (`DistributionId`) are read by their name.
+  source: String.raw`E(?=[A-Z0-9]{13}(?![A-Za-z0-9_-]))(?=[A-Z]*[0-9])(?<=(?:[Dd]istribution|DISTRIBUTION|[Cc]loud[Ff]ront|CLOUDFRONT)[^\n]{0,40}E)[A-Z0-9]{13}`,
+  handle: (match, context) => context.placeholder(PlaceholderType.distribution, match.text),
+};
+
 /** Kubernetes' alphabet for generated name suffixes: no vowels, no 0/1/3, so real words rarely fit. */
 const K8S_SAFE = '[bcdfghjklmnpqrstvwxz2456789]';
 
@@ -240,6 +287,8 @@ export const identifierDetectors: readonly Detector[] = [
   logGroupPath,
   resourceId,
   iamId,
+  elbId,
+  distributionInProse,
   host,
   pod,
   ipv4,

@@ -19,7 +19,7 @@ const COMMON_WORDS = new Set([
   'readwrite', 'reader', 'writer', 'dev', 'prod', 'staging', 'production', 'logs', 'data', 'backup', 'backups',
 ]);
 
-const CONTEXT_TYPES = new Set<string>([PlaceholderType.user, PlaceholderType.bucket, PlaceholderType.logGroup]);
+const CONTEXT_TYPES = new Set<string>([PlaceholderType.user, PlaceholderType.bucket, PlaceholderType.logGroup, PlaceholderType.cluster]);
 
 /** Longer values are left to the detectors: they are whole structures that a token match adds nothing to. */
 const MAX_SWEPT_LENGTH = 1024;
@@ -32,7 +32,7 @@ export const isHuntedEverywhere = (entry: MaskEntry): boolean => {
   if (entry.type === PlaceholderType.name || entry.type === PlaceholderType.service) return true;
   if (value.length < 4 || COMMON_WORDS.has(value.toLowerCase())) return false;
   if (!CONTEXT_TYPES.has(entry.type)) return true;
-  // A user, bucket or log group called by a single plain word is only masked where context says so.
+  // A user, bucket, log group or cluster called by a single plain word is only masked where context says so.
   return /[-_.@/\d\s]/.test(value) || /[a-z][A-Z]/.test(value);
 };
 
@@ -40,10 +40,31 @@ export const isHuntedEverywhere = (entry: MaskEntry): boolean => {
  * A known value as a whole token, with the detectors' token edges: not inside a longer word, not
  * a later label of a longer host (`api.orders.internal`), not its first labels (`orders.internal.example`).
  */
-export const knownValueSource = (values: Iterable<string>): string =>
-  `(?<![A-Za-z0-9_-]|[A-Za-z0-9_-]\\.)(?:${literalTrieSource(values)})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`;
+const KNOWN_VALUE_END = String.raw`(?![A-Za-z0-9_-]|\.[A-Za-z0-9])`;
 
-const wrap = (values: readonly string[]): RegExp => new RegExp(knownValueSource(values), 'g');
+export const knownValueSource = (values: Iterable<string>): string =>
+  `(?<![A-Za-z0-9_-]|[A-Za-z0-9_-]\\.)(?:${literalTrieSource(values)})${KNOWN_VALUE_END}`;
+
+/**
+ * The same, read in escaped text too: a letter or digit that ends an escape (`\n`, `\t` in JSON
+ * text, `%2F` in a URL) is an edge, since the character it stands for is one.
+ */
+const escapedTextSource = (values: Iterable<string>): string =>
+  `(?<![A-Za-z0-9_-](?<!\\\\[nrtbf]|%[0-9A-Fa-f]{2})|[A-Za-z0-9_-]\\.)(?:${literalTrieSource(values)})${KNOWN_VALUE_END}`;
+
+/**
+ * How a value can be written besides itself: percent-encoded (in a URL or a console link) and with
+ * JSON's optional escaped slash (`\/aws\/lambda\/x`). Quotes and escapes around it are edges already.
+ */
+export const writtenForms = (value: string): string[] => {
+  const forms = [value];
+  const encoded = encodeURIComponent(value);
+  if (encoded !== value) forms.push(encoded);
+  if (value.includes('/')) forms.push(value.replaceAll('/', '\\/'));
+  return forms;
+};
+
+const wrap = (values: readonly string[]): RegExp => new RegExp(escapedTextSource(values), 'g');
 
 /** Values per compiled pattern: bounds the size of one regex and the cost of rebuilding the newest one. */
 const SEGMENT_SIZE = 4000;
@@ -56,22 +77,28 @@ interface Segment {
 /**
  * Matchers over the map's entries, grown as the map grows. Entries are append-only, so full
  * segments are compiled once; only the newest, partial segment is rebuilt when values are added.
+ * Matches are read in escaped text too (see escapedTextSource).
  */
 export class KnownValueMatcher {
   readonly #segments: Segment[] = [];
-  readonly #lookup: (value: string) => MaskEntry | undefined;
   readonly #include: (entry: MaskEntry) => boolean;
+  readonly #forms: (value: string) => readonly string[];
+  /** Every form this matcher hunts, to the entry it stands for. */
+  readonly #byForm = new Map<string, MaskEntry>();
   #pending: string[] = [];
   #seen = 0;
   readonly #values: string[] = [];
 
-  /** `include` picks the entries this matcher hunts, among those distinctive enough (isHuntedEverywhere). */
-  constructor(lookup: (value: string) => MaskEntry | undefined, include: (entry: MaskEntry) => boolean = () => true) {
-    this.#lookup = lookup;
+  /**
+   * `include` picks the entries this matcher hunts, among those distinctive enough
+   * (isHuntedEverywhere); `forms` lists how each is written (see writtenForms).
+   */
+  constructor(include: (entry: MaskEntry) => boolean = () => true, forms: (value: string) => readonly string[] = (value) => [value]) {
     this.#include = include;
+    this.#forms = forms;
   }
 
-  /** Every value this matcher hunts. */
+  /** Every raw value this matcher hunts. */
   values(): readonly string[] {
     return this.#values;
   }
@@ -79,17 +106,22 @@ export class KnownValueMatcher {
   /** Brings the matcher up to date with the map's entries; returns how many values it added. */
   update(entries: readonly MaskEntry[]): number {
     if (entries.length === this.#seen) return 0;
-    const fresh = entries
-      .slice(this.#seen)
-      .filter((entry) => isHuntedEverywhere(entry) && this.#include(entry))
-      .map((entry) => entry.value);
+    const fresh = entries.slice(this.#seen).filter((entry) => isHuntedEverywhere(entry) && this.#include(entry));
     this.#seen = entries.length;
     if (fresh.length === 0) return 0;
-    this.#values.push(...fresh);
+    const forms: string[] = [];
+    for (const entry of fresh) {
+      this.#values.push(entry.value);
+      for (const form of this.#forms(entry.value)) {
+        if (this.#byForm.has(form)) continue;
+        this.#byForm.set(form, entry);
+        forms.push(form);
+      }
+    }
     const last = this.#segments.at(-1);
     if (last && last.count < SEGMENT_SIZE) this.#segments.pop();
     else this.#pending = [];
-    this.#pending.push(...fresh);
+    this.#pending.push(...forms);
     while (this.#pending.length > SEGMENT_SIZE) {
       const full = this.#pending.slice(0, SEGMENT_SIZE);
       this.#segments.push({ pattern: wrap(full), count: full.length });
@@ -103,9 +135,9 @@ export class KnownValueMatcher {
   replace(text: string, replacement: (entry: MaskEntry) => string): string {
     let result = text;
     for (const segment of this.#segments) {
-      result = result.replace(segment.pattern, (value) => {
-        const entry = this.#lookup(value);
-        return entry ? replacement(entry) : value;
+      result = result.replace(segment.pattern, (form) => {
+        const entry = this.#byForm.get(form);
+        return entry ? replacement(entry) : form;
       });
     }
     return result;
@@ -114,7 +146,7 @@ export class KnownValueMatcher {
   forEach(text: string, visit: (entry: MaskEntry) => void): void {
     for (const segment of this.#segments) {
       for (const match of text.matchAll(segment.pattern)) {
-        const entry = this.#lookup(match[0]);
+        const entry = this.#byForm.get(match[0]);
         if (entry) visit(entry);
       }
     }

@@ -1,11 +1,12 @@
 import type { ScanContext } from './detector.ts';
 import { fieldRoleOfName, maskFieldValue, type FieldRole } from './field-context.ts';
-import { KnownValueMatcher } from './known-values.ts';
+import { mapLeaves, mapStrings, isPlainObject, parseJsonDocument } from './json-documents.ts';
+import { KnownValueMatcher, writtenForms } from './known-values.ts';
 import type { MaskMapState } from './map-state.ts';
 import { redactSecretKeysNearKeyIds } from './nearby-secret-keys.ts';
 import { redactPrivateKeyBlocks } from './private-key-blocks.ts';
 import { resolveMaskingOptions, type MaskingOptions } from './options.ts';
-import { PlaceholderMap, type MaskEntry } from './placeholder-map.ts';
+import { PlaceholderMap } from './placeholder-map.ts';
 import { PlaceholderType, placeholderPattern, redactionMarker } from './placeholders.ts';
 import { Scanner, type ScanNotes } from './scanner.ts';
 
@@ -36,30 +37,21 @@ const scanTwiceIfGlued = (scanner: Scanner, text: string, context: ScanContext):
   return notes.glued ? scanner.scan(scanned, context) : scanned;
 };
 
+/**
+ * AWS writes some fields as name/value pairs (metric dimensions, tags, ECS environment entries):
+ * `{"Name": "ClusterName", "Value": "prod"}`. The value then has the role its name gives it.
+ */
+const nameValueRole = (value: Record<string, unknown>): FieldRole | undefined => {
+  const name = value['Name'] ?? value['name'] ?? value['Key'] ?? value['key'];
+  return typeof name === 'string' ? fieldRoleOfName(name) : undefined;
+};
+
 /** Secrets that span lines or sit next to their key id are redacted before the scan (see their modules). */
 const redactBeforeScan = (text: string): string =>
   redactSecretKeysNearKeyIds(
     redactPrivateKeyBlocks(text, () => redactionMarker('private_key')),
     () => redactionMarker('aws_secret_access_key'),
   );
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
-};
-
-/** Copies a JSON-like value, transforming every string value and every object key. */
-const mapStrings = (value: unknown, transform: (text: string) => string): unknown => {
-  if (typeof value === 'string') return transform(value);
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, transform));
-  if (isPlainObject(value)) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[transform(key)] = mapStrings(item, transform);
-    return copy;
-  }
-  return value;
-};
 
 /**
  * The masking chokepoint of one investigation. Identifiers become stable placeholders
@@ -81,11 +73,7 @@ export class Masker {
   constructor(options?: MaskingOptions, state?: MaskMapState) {
     this.#map = new PlaceholderMap(state);
     this.#scanner = new Scanner(resolveMaskingOptions(options));
-    const lookup = (value: string): MaskEntry | undefined => this.#map.lookup(value);
-    this.#learned = new KnownValueMatcher(
-      lookup,
-      (entry) => !SELF_EVIDENT_TYPES.has(entry.type) && !this.#scanner.findsAlone(entry.value),
-    );
+    this.#learned = new KnownValueMatcher((entry) => !SELF_EVIDENT_TYPES.has(entry.type) && !this.#scanner.findsAlone(entry.value));
     const map = this.#map;
     const scanner = this.#scanner;
     const context: ScanContext = {
@@ -114,7 +102,22 @@ export class Masker {
     this.#syncLearned();
     const scanned = this.#maskValue(value, undefined);
     // A value learned late in the walk (a `bucketName` after a message naming the bucket) is masked everywhere.
-    return (this.#syncLearned() ? mapStrings(scanned, (text) => this.#sweep(text)) : scanned) as T;
+    return (this.#syncLearned() ? mapLeaves(scanned, (text) => this.#sweep(text)) : scanned) as T;
+  }
+
+  /**
+   * `maskJson`, then proof: what the leak check would flag is masked before it is checked. A
+   * second pass replaces every value the check hunts, learned anywhere in the value, in every form
+   * it is written in (inside escaped quotes, percent-encoded, after a JSON escape); a string that
+   * still leaks is masked once more as text. `leaks` is what remains, and a request with any must
+   * not be sent.
+   */
+  maskJsonForModel<T>(value: T): { masked: T; leaks: Leak[] } {
+    const first = this.maskJson(value);
+    const sweep = (text: string): string => this.#everyKnownMatcher().replace(text, (entry) => entry.placeholder);
+    const swept = mapLeaves(first, sweep);
+    const remasked = mapLeaves(swept, (text) => (this.findLeaks(text).length === 0 ? text : sweep(this.mask(text))));
+    return { masked: remasked as T, leaks: this.findLeaksJson(remasked) };
   }
 
   /** Placeholders back to raw values; redactions stay redacted; unknown placeholders are left as written. */
@@ -159,20 +162,19 @@ export class Masker {
     this.#syncLearned();
     redactSecretKeysNearKeyIds(text, () => noteSecret('aws_secret_access_key'));
     scanner.scan(redactPrivateKeyBlocks(text, () => noteSecret('private_key')), context);
-    this.#everyKnown ??= new KnownValueMatcher((value) => map.lookup(value));
-    this.#everyKnown.update(map.entries());
-    this.#everyKnown.forEach(text, (entry) => leaks.set(entry.placeholder, { type: entry.type, placeholder: entry.placeholder }));
+    this.#everyKnownMatcher().forEach(text, (entry) => leaks.set(entry.placeholder, { type: entry.type, placeholder: entry.placeholder }));
     return [...leaks.values()];
   }
 
   /**
    * `findLeaks` over every string and object key of a JSON-like value, each read on its own as
-   * `maskJson` masked it. Prefer it to `findLeaks(JSON.stringify(value))`: re-quoting adds a level
-   * of escapes (`\\\"`), and text right at the edge of an escaped quote can read differently.
+   * `maskJson` masked it (a string holding a JSON document, leaf by leaf). Prefer it to
+   * `findLeaks(JSON.stringify(value))`: re-quoting adds a level of escapes (`\\\"`), and text
+   * right at the edge of an escaped quote can read differently.
    */
   findLeaksJson(value: unknown): Leak[] {
     const leaks = new Map<string, Leak>();
-    mapStrings(value, (text) => {
+    mapLeaves(value, (text) => {
       for (const leak of this.findLeaks(text)) leaks.set(leak.placeholder ?? leak.type, leak);
       return text;
     });
@@ -182,6 +184,13 @@ export class Masker {
   /** The map as plain JSON, a new object each time; contains no secrets. */
   state(): MaskMapState {
     return this.#map.toState();
+  }
+
+  /** The leak check's net: every known value the map hunts everywhere, in every written form. */
+  #everyKnownMatcher(): KnownValueMatcher {
+    this.#everyKnown ??= new KnownValueMatcher(undefined, writtenForms);
+    this.#everyKnown.update(this.#map.entries());
+    return this.#everyKnown;
   }
 
   #scan(text: string): string {
@@ -208,6 +217,9 @@ export class Masker {
 
   #maskValue(value: unknown, role: FieldRole | undefined): unknown {
     if (typeof value === 'string') {
+      // A JSON document in a string (a tool result, a structured log line) is masked as the value it holds.
+      const document = role?.role === 'secret' ? undefined : parseJsonDocument(value);
+      if (document !== undefined) return JSON.stringify(this.#maskValue(document, undefined));
       if (!role) return this.#scan(value);
       // Key blocks and key pairs come out first, whatever the field says the value is.
       const prepared = redactBeforeScan(value);
@@ -217,8 +229,9 @@ export class Masker {
     if (Array.isArray(value)) return value.map((item) => this.#maskValue(item, role));
     if (isPlainObject(value)) {
       const copy: Record<string, unknown> = {};
+      const pairRole = nameValueRole(value);
       for (const [key, item] of Object.entries(value)) {
-        copy[this.#scan(key)] = this.#maskValue(item, fieldRoleOfName(key));
+        copy[this.#scan(key)] = this.#maskValue(item, pairRole && /^value$/i.test(key) ? pairRole : fieldRoleOfName(key));
       }
       return copy;
     }

@@ -17,6 +17,12 @@ export const PlaceholderType = {
   bucket: 'BUCKET',
   logGroup: 'LOG_GROUP',
   pod: 'POD',
+  cluster: 'CLUSTER',
+  targetGroup: 'TARGET_GROUP',
+  loadBalancer: 'LOAD_BALANCER',
+  distribution: 'DISTRIBUTION',
+  apiId: 'API_ID',
+  kmsKey: 'KMS_KEY',
   name: 'NAME',
   service: 'SERVICE',
 } as const;

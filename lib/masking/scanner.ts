@@ -9,8 +9,8 @@ import { secretDetectors } from './secret-detectors.ts';
 
 /** A token starts here: the previous character is not a letter, digit or underscore. */
 const WORD_GATE = '(?<![A-Za-z0-9_])';
-/** The token's word characters run into punctuation that identifiers have and words do not. */
-const PUNCTUATED_WORD_GATE = '(?=[A-Za-z0-9_]*[-.@:/+%])';
+/** The token's word characters run into punctuation that identifiers have and words do not (`*`: a starred-out e-mail). */
+const PUNCTUATED_WORD_GATE = '(?=[A-Za-z0-9_]*[-.@:/+%*])';
 
 /** Past this many known values the scan leaves them to a separate pass, to keep its own pattern small. */
 const MAX_KNOWN_VALUES_IN_SCAN = 2000;

@@ -10,18 +10,18 @@ export class LeakBlockedError extends Error {
 }
 
 /**
- * The one chokepoint between the workflow and any model: the request is masked again, checked
- * for leaks (fail closed), and the response validated. Returns the request as the model saw it.
+ * The one chokepoint between the workflow and any model: the request is masked again, with a
+ * second pass for every value the leak check knows, checked for what still leaks (fail closed),
+ * and the response validated. Returns the request as the model saw it.
  */
 export const completeThroughGateway = async (
   model: ModelPort,
   masker: Masker,
   request: ModelRequest,
 ): Promise<{ request: ModelRequest; response: ModelResponse }> => {
-  const masked = modelRequest.parse(masker.maskJson(request));
-  // Checked value by value, as maskJson masked them: a second level of JSON escaping could read differently.
-  const leaks = masker.findLeaksJson(masked);
+  const { masked: maskedRequest, leaks } = masker.maskJsonForModel(request);
   if (leaks.length > 0) throw new LeakBlockedError(leaks);
+  const masked = modelRequest.parse(maskedRequest);
   const response = modelResponse.parse(await model.complete(masked));
   return { request: masked, response };
 };

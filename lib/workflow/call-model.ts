@@ -1,4 +1,4 @@
-import { completeThroughGateway } from '../model/gateway.ts';
+import { completeThroughGateway, LeakBlockedError } from '../model/gateway.ts';
 import { contextWindowOf, costOf } from '../model/pricing.ts';
 import { fitConversation } from '../context/index.ts';
 import { recordRequest } from '../domain/recorded-request.ts';
@@ -45,7 +45,19 @@ export const callModel = async (dependencies: StepDependencies['call-model'], in
     const masker = await loadMasker(dependencies.store, head.id, dependencies.masking);
     const model = modelCalledOnce(dependencies.model, dependencies.store, head.id, `call-model#${iteration}`);
     const { request: fitted } = fitConversation(request, dependencies.model.contextWindowTokens ?? contextWindowOf(modelIdOf(dependencies.model.name)));
-    const first = await completeThroughGateway(model, masker, fitted);
+    const first = await completeThroughGateway(model, masker, fitted).catch((error: unknown) => {
+      if (error instanceof LeakBlockedError) return error;
+      throw error;
+    });
+    // Masking could not make the request safe: the turn ends like a budget stop, with a finding that says why.
+    if (first instanceof LeakBlockedError) {
+      const reason = `masking blocked the model request (${first.message.replace(/^model request blocked: /, '')})`;
+      return {
+        events: [{ type: 'error', payload: { error: first.name, message: first.message } }],
+        head,
+        outcome: { ...state, iteration, next: 'final', stopReason: reason },
+      };
+    }
     const wantsTools = first.response.toolCalls.length > 0 && !state.finalOnly;
     const exchanges = [first];
     const recorded: NewTranscriptEvent[] = [
