@@ -1,7 +1,7 @@
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { budgetExhausted } from '../../lib/model/config/budget.ts';
 import { createModelFromConfig } from '../../lib/model/config/create-model.ts';
 import { ModelConfigError, modelConfigFromEnv, type ModelConfig } from '../../lib/model/config/model-config.ts';
@@ -18,6 +18,7 @@ const bedrock = mockClient(bedrockClient);
 
 let server: FakeModelServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   secretsManager.reset();
   bedrock.reset();
   await server?.close();
@@ -176,16 +177,17 @@ describe('createModelFromConfig', () => {
   it('reads keys from the Secrets Manager secret and picks up a rotated key after the TTL', async () => {
     server = await startFakeOpenAI(() => openaiReply.text(finalJson));
     secretsManager.on(GetSecretValueCommand, { SecretId: secretArn }).resolvesOnce({ SecretString: JSON.stringify({ OPENAI_API_KEY: 'sk-first' }) }).resolves({ SecretString: JSON.stringify({ OPENAI_API_KEY: 'sk-rotated' }) });
-    let now = 1_000_000;
-    const secrets = new SecretCache({ client: secretsClient, ttlMs: 60_000, now: () => now });
+    // Powertools times its cache with Date; only Date is faked, so the HTTP server runs as usual.
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000_000 });
+    const secrets = new SecretCache({ client: secretsClient, ttlMs: 60_000 });
     const model = (await createModelFromConfig(
       config({ SRE_AGENT_MODEL_PROVIDER: 'openai', SRE_AGENT_MODEL_BASE_URL: server.baseURL, SRE_AGENT_MODEL_SECRET_ARN: secretArn }),
       { secrets },
     )) as ResilientModel;
     await model.complete(firstTurn);
-    now += 59_000;
+    vi.advanceTimersByTime(59_000);
     await model.complete(firstTurn);
-    now += 2_000;
+    vi.advanceTimersByTime(2_000);
     await model.complete(firstTurn);
     expect(server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer sk-first', 'Bearer sk-first', 'Bearer sk-rotated']);
     expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(2);
@@ -200,39 +202,47 @@ describe('createModelFromConfig', () => {
 });
 
 describe('SecretCache', () => {
-  it('reuses a secret within the TTL, rereads it after, and shares concurrent reads', async () => {
-    secretsManager.on(GetSecretValueCommand).resolves({ SecretString: '{"OPENAI_API_KEY":"sk-1","ANTHROPIC_API_KEY":"sk-ant"}' });
-    let now = 0;
-    const cache = new SecretCache({ client: secretsClient, now: () => now });
-    const [a, b] = await Promise.all([cache.getJson(secretArn), cache.getJson(secretArn)]);
-    expect(a).toEqual({ OPENAI_API_KEY: 'sk-1', ANTHROPIC_API_KEY: 'sk-ant' });
-    expect(b).toBe(a);
-    now = 299_999;
+  it('reuses a secret for its max age (default 5 minutes) and rereads it after', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+    secretsManager.on(GetSecretValueCommand).resolves({ SecretString: '{"OPENAI_API_KEY":"sk-1","ANTHROPIC_API_KEY":"sk-ant","limit":3}' });
+    const cache = new SecretCache({ client: secretsClient });
+    expect(await cache.getJson(secretArn)).toEqual({ OPENAI_API_KEY: 'sk-1', ANTHROPIC_API_KEY: 'sk-ant' });
+    vi.setSystemTime(300_000);
     expect(await cache.getValue(secretArn, 'ANTHROPIC_API_KEY')).toBe('sk-ant');
+    expect(await cache.getValue(secretArn, 'NO_SUCH_KEY')).toBeUndefined();
     expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(1);
-    now = 300_000;
+    vi.setSystemTime(300_001);
     await cache.getJson(secretArn);
     expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(2);
   });
 
+  it('with a max age of 0 reads the secret on every use, and decodes a binary secret', async () => {
+    secretsManager.on(GetSecretValueCommand).resolves({ SecretBinary: new TextEncoder().encode('{"OPENAI_API_KEY":" sk-bin "}') });
+    const cache = new SecretCache({ client: secretsClient, ttlMs: 0 });
+    expect(await cache.getValue(secretArn, 'OPENAI_API_KEY')).toBe('sk-bin');
+    expect(await cache.getValue(secretArn, 'OPENAI_API_KEY')).toBe('sk-bin');
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(2);
+  });
+
   it('serves the last good value when a refresh fails, and names the setting when there is none', async () => {
-    let now = 0;
-    const cache = new SecretCache({ client: secretsClient, ttlMs: 10, now: () => now });
+    vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+    const cache = new SecretCache({ client: secretsClient, ttlMs: 1_000 });
     secretsManager.on(GetSecretValueCommand).resolvesOnce({ SecretString: '{"OPENAI_API_KEY":"sk-1"}' }).rejects(new ResourceNotFoundException({ message: 'gone', $metadata: {} }));
     expect(await cache.getValue(secretArn, 'OPENAI_API_KEY')).toBe('sk-1');
-    now = 100;
+    vi.setSystemTime(1_001);
     expect(await cache.getValue(secretArn, 'OPENAI_API_KEY')).toBe('sk-1');
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(2);
 
     const empty = new SecretCache({ client: secretsClient });
     const error = await empty.getJson('other').catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(SecretReadError);
-    expect((error as SecretReadError).message).toContain('SRE_AGENT_MODEL_SECRET_ARN=other');
-    expect((error as SecretReadError).message).toContain('ResourceNotFoundException');
+    expect((error as SecretReadError).message).toBe('could not read the secret SRE_AGENT_MODEL_SECRET_ARN=other (ResourceNotFoundException: gone)');
   });
 
-  it('rejects a secret that is not a JSON object', async () => {
-    secretsManager.on(GetSecretValueCommand).resolves({ SecretString: 'sk-plain-string' });
-    await expect(new SecretCache({ client: secretsClient }).getJson(secretArn)).rejects.toThrow(/is not JSON/);
+  it('rejects a secret that is not a JSON object, saying what it should be', async () => {
+    secretsManager.on(GetSecretValueCommand).resolvesOnce({ SecretString: 'sk-plain-string' }).resolves({ SecretString: '["sk"]' });
+    await expect(new SecretCache({ client: secretsClient }).getJson(secretArn)).rejects.toThrow(/is not JSON; expected \{"OPENAI_API_KEY"/);
+    await expect(new SecretCache({ client: secretsClient }).getJson(secretArn)).rejects.toThrow(/is not a JSON object; expected \{"OPENAI_API_KEY"/);
   });
 });
 

@@ -1,59 +1,55 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { z } from 'zod';
 import { SecretReadError } from '../providers/errors.ts';
 
 export interface SecretCacheOptions {
   /** An injected client; default one built for `region` (or the SDK's region chain). */
   client?: SecretsManagerClient;
   region?: string;
-  /** How long a read secret is reused; default 5 minutes. 0 reads it on every use. */
+  /** How long a read secret is reused (Powertools `maxAge`, whole seconds, rounded up); default 5 minutes. 0 reads it on every use. */
   ttlMs?: number;
-  now?: () => number;
   /** The setting named in errors; default `SRE_AGENT_MODEL_SECRET_ARN`. */
   setting?: string;
 }
 
-interface Entry {
-  value: Record<string, string>;
-  expiresAt: number;
-}
+const EXPECTED_SHAPE = '{"OPENAI_API_KEY": "...", "ANTHROPIC_API_KEY": "..."}';
+const secretObject = z.record(z.string(), z.unknown());
 
 /**
- * JSON secrets from Secrets Manager, kept in memory for a TTL. Concurrent reads share one request;
- * when a refresh fails after expiry the last good value is served (and the next use tries again).
+ * JSON secrets from Secrets Manager through Powertools Parameters, which caches each for `maxAge`.
+ * When a refresh fails after expiry the last good value is served (and the next use tries again).
  */
 export class SecretCache {
-  private readonly client: SecretsManagerClient;
-  private readonly ttlMs: number;
-  private readonly now: () => number;
+  private readonly provider: SecretsProvider;
+  private readonly maxAgeSeconds: number;
   private readonly setting: string;
-  private readonly entries = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<Record<string, string>>>();
+  // Powertools drops an expired value before refetching; a Secrets Manager blip should not cost an investigation its key.
+  private readonly lastGood = new Map<string, Record<string, string>>();
 
   constructor(options: SecretCacheOptions = {}) {
-    this.client = options.client ?? new SecretsManagerClient(options.region === undefined ? {} : { region: options.region });
-    this.ttlMs = options.ttlMs ?? 5 * 60_000;
-    this.now = options.now ?? Date.now;
+    this.provider = new SecretsProvider({
+      awsSdkV3Client: options.client ?? new SecretsManagerClient(options.region === undefined ? {} : { region: options.region }),
+    });
+    this.maxAgeSeconds = Math.ceil((options.ttlMs ?? 5 * 60_000) / 1000);
     this.setting = options.setting ?? 'SRE_AGENT_MODEL_SECRET_ARN';
   }
 
   /** The secret's JSON object of string values. */
   async getJson(secretId: string): Promise<Record<string, string>> {
-    const entry = this.entries.get(secretId);
-    if (entry && this.now() < entry.expiresAt) return entry.value;
-    const pending = this.inFlight.get(secretId);
-    if (pending) return pending;
-    const read = this.read(secretId)
-      .then((value) => {
-        this.entries.set(secretId, { value, expiresAt: this.now() + this.ttlMs });
-        return value;
-      })
-      .catch((error: unknown) => {
-        if (entry) return entry.value;
-        throw error;
-      })
-      .finally(() => this.inFlight.delete(secretId));
-    this.inFlight.set(secretId, read);
-    return read;
+    let raw: string | Uint8Array | undefined;
+    try {
+      raw = await this.provider.get(secretId, { maxAge: this.maxAgeSeconds });
+    } catch (error) {
+      const lastGood = this.lastGood.get(secretId);
+      if (lastGood) return lastGood;
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+      throw new SecretReadError(`could not read the secret ${this.setting}=${secretId} (${reason})`, this.setting, { cause: error });
+    }
+    const value = this.parse(secretId, raw);
+    this.lastGood.set(secretId, value);
+    return value;
   }
 
   /** One value of the secret, or undefined when the secret has no such key. */
@@ -62,32 +58,18 @@ export class SecretCache {
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   }
 
-  /** Forgets cached values (all, or one secret's). */
-  clear(secretId?: string): void {
-    if (secretId === undefined) this.entries.clear();
-    else this.entries.delete(secretId);
-  }
-
-  private async read(secretId: string): Promise<Record<string, string>> {
-    let text: string | undefined;
-    try {
-      const output = await this.client.send(new GetSecretValueCommand({ SecretId: secretId }));
-      text = output.SecretString ?? (output.SecretBinary ? Buffer.from(output.SecretBinary).toString('utf8') : undefined);
-    } catch (error) {
-      const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      throw new SecretReadError(`could not read the secret ${this.setting}=${secretId} (${reason})`, this.setting, { cause: error });
-    }
-    if (text === undefined) throw new SecretReadError(`the secret ${this.setting}=${secretId} has no value`, this.setting);
+  private parse(secretId: string, raw: string | Uint8Array | undefined): Record<string, string> {
+    if (raw === undefined) throw new SecretReadError(`the secret ${this.setting}=${secretId} has no value`, this.setting);
+    const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      throw new SecretReadError(`the secret ${this.setting}=${secretId} is not JSON; expected {"OPENAI_API_KEY": "...", "ANTHROPIC_API_KEY": "..."}`, this.setting);
+      throw new SecretReadError(`the secret ${this.setting}=${secretId} is not JSON; expected ${EXPECTED_SHAPE}`, this.setting);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new SecretReadError(`the secret ${this.setting}=${secretId} is not a JSON object; expected {"OPENAI_API_KEY": "...", "ANTHROPIC_API_KEY": "..."}`, this.setting);
-    }
-    return Object.fromEntries(Object.entries(value).filter((pair): pair is [string, string] => typeof pair[1] === 'string'));
+    const parsed = secretObject.safeParse(value);
+    if (!parsed.success) throw new SecretReadError(`the secret ${this.setting}=${secretId} is not a JSON object; expected ${EXPECTED_SHAPE}`, this.setting);
+    return Object.fromEntries(Object.entries(parsed.data).filter((pair): pair is [string, string] => typeof pair[1] === 'string'));
   }
 }
 
