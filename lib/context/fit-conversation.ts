@@ -9,7 +9,7 @@
  * model is about to read. Results are evicted oldest first: the investigation has moved past them.
  */
 import type { ChatMessage, ModelRequest, ToolCall } from '../model/port.ts';
-import { estimateMessageTokens, estimateRequestTokens } from './token-estimate.ts';
+import { estimateMessageTokens, estimateRequestTokens, estimateTokens, type TokenCounter } from './token-estimate.ts';
 
 export interface FitOptions {
   /** Tokens left free for the model's reply. Default 4096. */
@@ -18,6 +18,8 @@ export interface FitOptions {
   targetFraction?: number;
   /** The most recent tool results that are never evicted. Default 2. */
   keepRecentToolResults?: number;
+  /** The model's token count (`tokenCounterFor`), used once the estimate says the request may not fit. Default the estimate. */
+  countTokens?: TokenCounter;
 }
 
 export interface FittedConversation {
@@ -48,8 +50,15 @@ export function fitConversation(request: ModelRequest, windowTokens: number, opt
   const fraction = options.targetFraction ?? 0.8;
   const keepRecent = Math.max(0, options.keepRecentToolResults ?? 2);
   const budgetTokens = Math.floor(windowTokens * fraction - reserve);
+  // The estimate over-counts (calibrated against the tokenizers), so under budget by it is under budget;
+  // only a request near the budget pays for the model's own, slower count.
   let estimatedTokens = estimateRequestTokens(request);
   if (estimatedTokens <= budgetTokens) return { request, evicted: [], estimatedTokens, budgetTokens, fits: true };
+  const count = options.countTokens ?? estimateTokens;
+  if (count !== estimateTokens) {
+    estimatedTokens = estimateRequestTokens(request, count);
+    if (estimatedTokens <= budgetTokens) return { request, evicted: [], estimatedTokens, budgetTokens, fits: true };
+  }
 
   const callsById = new Map<string, ToolCall>();
   for (const message of request.messages) {
@@ -67,7 +76,7 @@ export function fitConversation(request: ModelRequest, windowTokens: number, opt
     const stub = stubFor(message, callsById.get(message.toolCallId));
     if (!stub) continue;
     const replacement: ChatMessage = { ...message, content: JSON.stringify(stub) };
-    const saved = estimateMessageTokens(message) - estimateMessageTokens(replacement);
+    const saved = estimateMessageTokens(message, count) - estimateMessageTokens(replacement, count);
     // Evicting a result smaller than its stub would only lose information.
     if (saved <= 0) continue;
     messages[index] = replacement;

@@ -1,79 +1,203 @@
 /**
- * A fast, deliberately pessimistic token count. No provider tokenizer is bundled (they differ, and the
- * OpenAI/Anthropic ones are large), so the budget code counts with this and leaves headroom: over-counting
- * costs a little context, under-counting gets the request rejected.
+ * Token counts for the context budget. For OpenAI-family models `tokenCounterFor` returns the real
+ * tokenizer (js-tiktoken, o200k_base or cl100k_base). For the others (Anthropic, Bedrock models) no
+ * tokenizer is public, so the budget counts with `estimateTokens`, a fast, deliberately pessimistic
+ * estimate that leaves headroom: over-counting costs a little context, under-counting gets the request
+ * rejected. test/context/token-estimate.test.ts checks it against the tokenizer on log lines and JSON
+ * tool results.
  *
- * English prose and JSON run at roughly 4 characters per token, so 3.5 over-counts them. What tokenizers
- * handle worst are ids: hex, UUIDs, base64, long numbers split into 2-3 characters per token, so a run of
- * word characters that holds a digit and is at least `idRunMinLength` long is counted at 2 characters per
- * token. Non-ASCII characters (CJK, emoji halves) count one token each.
- *
- * The count is additive over pieces split by anything outside an id run (newlines, commas, braces,
+ * The estimate is additive over pieces split by anything outside an id run (newlines, commas, braces,
  * quotes), so the sum of the parts' counts is never less than the count of their concatenation; the
  * capping code relies on that to stay within budget without re-measuring the whole output.
  */
+import type { Tiktoken } from 'js-tiktoken/lite';
 import type { ModelRequest } from '../model/port.ts';
 
-const charsPerToken = 3.5;
-const idCharsPerToken = 2;
+/** Character classes, by ASCII code; everything above 0x7f is WIDE. */
+const WIDE = 0;
+const DIGIT = 1;
+const LETTER = 2;
+/** `+ / = _ -`: they join letters and digits into ids, base64 and timestamps. */
+const ID_JOINER = 3;
+const SPACE = 4;
+const PUNCTUATION = 5;
+const classes = new Uint8Array(128).map((_, code) =>
+  code >= 48 && code <= 57 ? DIGIT
+  : (code >= 65 && code <= 90) || (code >= 97 && code <= 122) ? LETTER
+  : code === 43 || code === 47 || code === 61 || code === 95 || code === 45 ? ID_JOINER
+  : code === 32 || code === 9 || code === 10 || code === 13 ? SPACE
+  : PUNCTUATION,
+);
+const classOf = (code: number): number => (code > 0x7f ? WIDE : classes[code]!);
+const isIdChar = (kind: number): boolean => kind === DIGIT || kind === LETTER || kind === ID_JOINER;
+
+/** Calibrated against o200k_base and cl100k_base on scenario logs and JSON tool results (see the test). */
+const wordCharsPerToken = 5;
+const punctuationCharsPerToken = 2;
+const idLetterCharsPerToken = 2;
+const digitsPerToken = 3;
 const idRunMinLength = 8;
 
-/** Characters that make up ids, numbers, hex and base64: [A-Za-z0-9+/=_-]. */
-const isIdChar = (code: number): boolean =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 43 || code === 47 || code === 61 || code === 95 || code === 45;
-
+/**
+ * Counts the way the tokenizers cut text: digits in groups of at most three; a word (a run of
+ * letters) about five characters a token; punctuation (JSON's `":"`, `","`) two. In an id (a run of
+ * at least `idRunMinLength` letters, digits and `+/=_-` that holds a digit: hex, UUIDs, base64,
+ * timestamps) every switch between letters, digits and joiners starts a token. A single space rides
+ * with the next word; other whitespace costs a token per four characters. Non-ASCII characters
+ * count one token each.
+ */
 export function estimateTokens(text: string): number {
-  // One pass, no allocation: this runs over every line of 100,000-line logs.
-  let plainChars = 0;
-  let idChars = 0;
-  let wideChars = 0;
-  let runLength = 0;
-  let runHasDigit = false;
+  // No allocation: this runs over every line of 100,000-line logs.
+  let tokens = 0;
+  let index = 0;
+  while (index < text.length) {
+    const kind = classOf(text.charCodeAt(index));
+    if (kind === WIDE) {
+      tokens += 1;
+      index += 1;
+    } else if (kind === SPACE) {
+      let end = index + 1;
+      while (end < text.length && classOf(text.charCodeAt(end)) === SPACE) end += 1;
+      if (end - index > 1 || text.charCodeAt(index) !== 32) tokens += Math.ceil((end - index) / 4);
+      index = end;
+    } else if (kind === PUNCTUATION) {
+      let end = index + 1;
+      while (end < text.length && classOf(text.charCodeAt(end)) === PUNCTUATION) end += 1;
+      tokens += Math.ceil((end - index) / punctuationCharsPerToken);
+      index = end;
+    } else {
+      let end = index;
+      let hasDigit = false;
+      for (let code = classOf(text.charCodeAt(end)); end < text.length && isIdChar(code); code = classOf(text.charCodeAt(++end))) {
+        if (code === DIGIT) hasDigit = true;
+      }
+      tokens += idRunTokens(text, index, end, hasDigit && end - index >= idRunMinLength);
+      index = end;
+    }
+  }
+  return tokens;
+}
+
+/** Tokens of one run of letters, digits and joiners, `text[start, end)`, cut into same-class pieces. */
+const idRunTokens = (text: string, start: number, end: number, isId: boolean): number => {
+  let tokens = 0;
+  let index = start;
+  while (index < end) {
+    const kind = classOf(text.charCodeAt(index));
+    let pieceEnd = index + 1;
+    while (pieceEnd < end && classOf(text.charCodeAt(pieceEnd)) === kind) pieceEnd += 1;
+    const length = pieceEnd - index;
+    if (kind === DIGIT) tokens += Math.ceil(length / digitsPerToken);
+    else if (kind === LETTER) tokens += Math.ceil(length / (isId ? idLetterCharsPerToken : wordCharsPerToken));
+    else tokens += isId ? length : Math.ceil(length / punctuationCharsPerToken);
+    index = pieceEnd;
+  }
+  return tokens;
+};
+
+/** Counts the tokens of a text for one model. */
+export type TokenCounter = (text: string) => number;
+
+type OpenAiEncoding = 'o200k_base' | 'cl100k_base';
+
+/** OpenAI model ids (also behind Bedrock's `openai.` prefix) by family; the first match wins. */
+const openAiEncodings: readonly [RegExp, OpenAiEncoding][] = [
+  [/^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-oss|o1|o3|o4)/, 'o200k_base'],
+  [/^(gpt-4|gpt-3\.5|gpt-35)/, 'cl100k_base'],
+];
+
+export const openAiEncodingOf = (model: string): OpenAiEncoding | undefined =>
+  openAiEncodings.find(([family]) => family.test(model.replace(/^openai\./, '')))?.[1];
+
+type RankFile = ConstructorParameters<typeof Tiktoken>[0];
+type TiktokenClass = typeof Tiktoken;
+
+/** Rank files are megabytes: only a call to an OpenAI-family model loads one. */
+const loadRanks = async (encoding: OpenAiEncoding): Promise<[TiktokenClass, RankFile]> => {
+  const { Tiktoken: tiktoken } = await import('js-tiktoken/lite');
+  const ranks = encoding === 'o200k_base' ? await import('js-tiktoken/ranks/o200k_base') : await import('js-tiktoken/ranks/cl100k_base');
+  return [tiktoken, ranks.default];
+};
+
+/** Built on the first count (indexing the ranks takes seconds), then kept for the process. */
+const tokenizers = new Map<OpenAiEncoding, Tiktoken>();
+
+/** The classes the tokenizers' pre-split keeps together in one piece: letters (any script), digits, whitespace, the rest. */
+const pieceClassOf = (code: number): number => {
+  const kind = classOf(code);
+  return kind === WIDE ? LETTER : kind === ID_JOINER ? PUNCTUATION : kind;
+};
+
+/**
+ * The tokenizer's merge step grows with the square of a piece's length: a megabyte of one letter, or
+ * of `=`, would take minutes. So a run of one class is cut every `maxRunChars` characters and the
+ * parts tokenized apart; a cut can only split a token, so it over-counts by at most one per cut.
+ * Ordinary text has no such run and is counted exactly.
+ */
+const maxRunChars = 64;
+
+const countWith = (tokenizer: Tiktoken, text: string): number => {
+  // A log line may hold "<|endoftext|>": it is text here, not a special token.
+  const encode = (from: number, to: number) => tokenizer.encode(text.slice(from, to), [], []).length;
+  let count = 0;
+  let segmentStart = 0;
+  let runStart = 0;
+  let runClass = -1;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (isIdChar(code)) {
-      runLength += 1;
-      if (code >= 48 && code <= 57) runHasDigit = true;
-      continue;
+    const kind = pieceClassOf(code);
+    const isLowSurrogate = code >= 0xdc00 && code <= 0xdfff;
+    if (kind !== runClass) {
+      runClass = kind;
+      runStart = index;
+    } else if (index - runStart >= maxRunChars && !isLowSurrogate) {
+      count += encode(segmentStart, index);
+      segmentStart = index;
+      runStart = index;
     }
-    if (runLength > 0) {
-      if (runHasDigit && runLength >= idRunMinLength) idChars += runLength;
-      else plainChars += runLength;
-      runLength = 0;
-      runHasDigit = false;
-    }
-    if (code > 0x7f) wideChars += 1;
-    else plainChars += 1;
   }
-  if (runHasDigit && runLength >= idRunMinLength) idChars += runLength;
-  else plainChars += runLength;
-  return Math.ceil(plainChars / charsPerToken + idChars / idCharsPerToken + wideChars);
+  return count + encode(segmentStart, text.length);
+};
+
+/** The tokenizer of an OpenAI-family model, else the estimate. */
+export async function tokenCounterFor(model: string): Promise<TokenCounter> {
+  const encoding = openAiEncodingOf(model);
+  if (encoding === undefined) return estimateTokens;
+  const [tiktoken, ranks] = await loadRanks(encoding);
+  return (text) => {
+    let tokenizer = tokenizers.get(encoding);
+    if (!tokenizer) {
+      tokenizer = new tiktoken(ranks);
+      tokenizers.set(encoding, tokenizer);
+    }
+    return countWith(tokenizer, text);
+  };
 }
 
 /** Per-message framing the providers add (role markers, tool-call ids); a few tokens each. */
 const messageOverheadTokens = 4;
 
 /** Tokens one message costs in a request; the eviction code subtracts these per message, so the sum must match. */
-export function estimateMessageTokens(message: ModelRequest['messages'][number]): number {
+export function estimateMessageTokens(message: ModelRequest['messages'][number], count: TokenCounter = estimateTokens): number {
   switch (message.role) {
     case 'user':
-      return messageOverheadTokens + estimateTokens(message.content);
+      return messageOverheadTokens + count(message.content);
     case 'assistant':
       return (
         messageOverheadTokens +
-        estimateTokens(message.content) +
-        message.toolCalls.reduce((sum, call) => sum + messageOverheadTokens + estimateTokens(call.id) + estimateTokens(call.name) + estimateTokens(JSON.stringify(call.arguments) ?? ''), 0)
+        count(message.content) +
+        message.toolCalls.reduce((sum, call) => sum + messageOverheadTokens + count(call.id) + count(call.name) + count(JSON.stringify(call.arguments) ?? ''), 0)
       );
     case 'tool':
-      return messageOverheadTokens + estimateTokens(message.toolCallId) + estimateTokens(message.name) + estimateTokens(message.content);
+      return messageOverheadTokens + count(message.toolCallId) + count(message.name) + count(message.content);
   }
 }
 
 /** The whole request as the model reads it: system prompt, every message and the tool specs' JSON. */
-export function estimateRequestTokens(request: ModelRequest): number {
+export function estimateRequestTokens(request: ModelRequest, count: TokenCounter = estimateTokens): number {
   return (
-    estimateTokens(request.system) +
-    request.messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0) +
-    (request.tools.length > 0 ? estimateTokens(JSON.stringify(request.tools)) : 0)
+    count(request.system) +
+    request.messages.reduce((sum, message) => sum + estimateMessageTokens(message, count), 0) +
+    (request.tools.length > 0 ? count(JSON.stringify(request.tools)) : 0)
   );
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fitConversation, type EvictedResultStub } from '../../lib/context/fit-conversation.ts';
-import { estimateRequestTokens } from '../../lib/context/token-estimate.ts';
+import { estimateRequestTokens, tokenCounterFor } from '../../lib/context/token-estimate.ts';
 import type { ChatMessage, ModelRequest } from '../../lib/model/port.ts';
 import { toolResultContent } from '../../lib/workflow/conversation.ts';
 
@@ -35,6 +35,33 @@ describe('fitConversation', () => {
     expect(result.request).toBe(request);
     expect(result.evicted).toEqual([]);
     expect(result.fits).toBe(true);
+  });
+
+  it('near the budget, counts with the model tokenizer and evicts only what that count needs', async () => {
+    const request = conversation(10, 20_000);
+    const count = await tokenCounterFor('gpt-4.1-mini');
+    const exact = estimateRequestTokens(request, count);
+    const estimated = estimateRequestTokens(request);
+    expect(estimated).toBeGreaterThan(exact);
+    // A window whose budget lies between the tokenizer's count and the estimate.
+    const budget = Math.floor((exact + estimated) / 2);
+    const window = (budget + 4096) / 0.8;
+    const byEstimate = fitConversation(request, window);
+    const byTokenizer = fitConversation(request, window, { countTokens: count });
+    expect(byEstimate.evicted.length).toBeGreaterThan(0);
+    expect(byTokenizer).toMatchObject({ request, evicted: [], estimatedTokens: exact, fits: true });
+
+    const tighter = fitConversation(request, window / 2, { countTokens: count });
+    expect(tighter.fits).toBe(true);
+    expect(tighter.evicted.length).toBeGreaterThan(0);
+    expect(tighter.estimatedTokens).toBe(estimateRequestTokens(tighter.request, count));
+    expect(tighter.estimatedTokens).toBeLessThanOrEqual(tighter.budgetTokens);
+    // Far under the budget the estimate decides alone: the tokenizer is never asked.
+    const small = conversation(2, 900);
+    const refusing = () => {
+      throw new Error('the tokenizer was asked');
+    };
+    expect(fitConversation(small, 200_000, { countTokens: refusing }).request).toBe(small);
   });
 
   it('evicts the oldest results into refetchable stubs until the request fits', () => {
