@@ -36,6 +36,7 @@ export const createProgram = (setExitCode: (code: number) => void): Command => {
   program.addCommand(transcriptCommand(setExitCode));
   program.addCommand(listCommand());
   program.addCommand(evalCommand());
+  program.addCommand(serveCommand());
   // Last, so every command added above, now or later, inherits it.
   reportBadInputOnEveryCommand(program);
   return program;
