@@ -5,7 +5,7 @@ import { grade, type Grade } from '../lib/evaluation/grader.ts';
 import type { ModelPort } from '../lib/model/port.ts';
 import type { InvestigationBudget } from '../lib/workflow/budget.ts';
 import { parseScenarioText, ScenarioError } from './scenario-files.ts';
-import { investigateScenario, type LocalSession } from './session.ts';
+import { investigateScenario, type InvestigationOptions, type LocalSession } from './session.ts';
 
 export interface ScenarioResult {
   id: string;
@@ -71,11 +71,11 @@ export const evaluateScenario = async (
   session: Pick<LocalSession, 'store' | 'notifier'>,
   scenario: Scenario,
   model: ModelPort,
-  budget?: InvestigationBudget,
+  options: Pick<InvestigationOptions, 'budget' | 'tools'> = {},
 ): Promise<ScenarioResult> => {
   const started = Date.now();
   try {
-    const run = await investigateScenario(session, scenario, model, budget ? { budget } : {});
+    const run = await investigateScenario(session, scenario, model, options);
     const { investigation } = run;
     const usage = investigation.usage;
     const graded: Grade | undefined = investigation.finding ? grade(scenario.truth, investigation.finding) : undefined;

@@ -1,7 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ScenarioReplaySource } from '../integrations/scenario/replay-source.ts';
-import type { Scenario } from '../lib/domain/scenario.ts';
+import { awsToolSource } from '../integrations/aws/index.ts';
+import { stackEnvironment } from '../functions/environment.ts';
+import type { InvestigableScenario } from '../lib/domain/scenario.ts';
+import type { InvestigationStore } from '../lib/store/port.ts';
+import type { Trigger } from '../lib/domain/trigger.ts';
+import type { ToolSourceRef } from '../lib/domain/investigation.ts';
+import { triggerOrigin } from '../lib/triggers/from-event.ts';
 import type { Investigation } from '../lib/domain/investigation.ts';
 import type { ModelPort } from '../lib/model/port.ts';
 import { RecordingNotifier } from '../lib/notify/recording-notifier.ts';
@@ -46,34 +52,83 @@ export interface ScenarioRun {
 }
 
 /**
- * Investigates a scenario through the local workflow: its environment becomes a recorded
- * snapshot the tools read; its id, title, description and truth never enter the store.
+ * Which tool code serves the investigation: the scenario replay tools, or the AWS tools (their SDK
+ * calls answered from the scenario's environment when there is one, else by AWS itself with the
+ * environment's credentials).
  */
-export const investigateScenario = async (
+export type ToolChoice = 'replay' | 'aws';
+
+export interface InvestigationOptions {
+  maxIterations?: number;
+  onProgress?: (line: string) => void;
+  budget?: InvestigationBudget;
+  masking?: MaskingOptions;
+  tools?: ToolChoice;
+  /** A real trigger to investigate instead of the scenario's own. */
+  trigger?: Trigger;
+}
+
+const awsSource = (store: InvestigationStore, home: { accountId?: string; region?: string }) => {
+  const { settings, home: configured } = stackEnvironment({ ...process.env, AWS_REGION: home.region ?? process.env.AWS_REGION ?? 'us-east-1' }).awsTools();
+  return awsToolSource({ store, settings, home: { ...configured, ...(home.accountId ? { accountId: home.accountId } : {}) } });
+};
+
+const runInvestigation = async (
   session: Pick<LocalSession, 'store' | 'notifier'>,
-  scenario: Scenario,
+  trigger: Trigger,
+  toolSource: ToolSourceRef,
+  tools: WorkflowDependencies['tools'],
   model: ModelPort,
-  options: { maxIterations?: number; onProgress?: (line: string) => void; budget?: InvestigationBudget; masking?: MaskingOptions } = {},
+  options: InvestigationOptions,
 ): Promise<ScenarioRun> => {
-  const recorded = { now: scenario.now, environment: scenario.environment };
-  const snapshot = `env-${createHash('sha256').update(JSON.stringify(recorded)).digest('hex').slice(0, 20)}`;
-  await session.store.putSnapshot(snapshot, recorded);
   const investigationId = `inv-${randomUUID()}`;
   const dependencies: WorkflowDependencies = {
     store: session.store,
     model,
-    tools: new ScenarioReplaySource(session.store),
+    tools,
     notifier: session.notifier,
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.masking ? { masking: options.masking } : {}),
   };
   const execution = await runWorkflowLocally({
     dependencies,
-    input: { trigger: scenario.trigger, investigationId, toolSource: { kind: 'scenario-replay', snapshot } },
+    input: { trigger, investigationId, toolSource },
     ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const investigation = await session.store.get(investigationId);
   if (!investigation) throw new Error(`the workflow did not create investigation ${investigationId}: ${execution.error ?? 'no error reported'}`);
   return { investigationId, execution, investigation };
+};
+
+/**
+ * Investigates a scenario through the local workflow: its environment becomes a recorded
+ * snapshot the tools read; its id, title, description and truth never enter the store.
+ */
+export const investigateScenario = async (
+  session: Pick<LocalSession, 'store' | 'notifier'>,
+  scenario: InvestigableScenario,
+  model: ModelPort,
+  options: InvestigationOptions = {},
+): Promise<ScenarioRun> => {
+  const recorded = { now: scenario.now, environment: scenario.environment };
+  const snapshot = `env-${createHash('sha256').update(JSON.stringify(recorded)).digest('hex').slice(0, 20)}`;
+  await session.store.putSnapshot(snapshot, recorded);
+  const trigger = options.trigger ?? scenario.trigger;
+  if (options.tools === 'aws') {
+    const origin = { ...triggerOrigin(trigger), ...(scenario.environment.accountId ? { accountId: scenario.environment.accountId } : {}), ...(scenario.environment.region ? { region: scenario.environment.region } : {}) };
+    return runInvestigation(session, trigger, { kind: 'aws', emulatedSnapshot: snapshot, ...origin }, awsSource(session.store, origin), model, options);
+  }
+  return runInvestigation(session, trigger, { kind: 'scenario-replay', snapshot }, new ScenarioReplaySource(session.store), model, options);
+};
+
+/** Investigates a real trigger against the AWS account of the environment's credentials. */
+export const investigateLive = async (
+  session: Pick<LocalSession, 'store' | 'notifier'>,
+  trigger: Trigger,
+  model: ModelPort,
+  options: InvestigationOptions = {},
+): Promise<ScenarioRun> => {
+  const origin = triggerOrigin(trigger);
+  return runInvestigation(session, trigger, { kind: 'aws', ...origin }, awsSource(session.store, origin), model, options);
 };

@@ -96,8 +96,11 @@ export const truth = z.object({
 });
 export type Truth = z.infer<typeof truth>;
 
-/** A scenario file (`sre-scenario/v1`), the public contract in shared/scenario-format.md. */
-export const scenario = z.object({
+/**
+ * A scenario file (`sre-scenario/v1`, the public contract in shared/scenario-format.md) as
+ * `investigate` reads it: the answer key is optional, since only `eval` grades.
+ */
+export const investigableScenario = z.object({
   format: z.literal('sre-scenario/v1'),
   id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'expected a kebab-case id such as checkout-latency-after-deploy'),
   title: z.string(),
@@ -105,6 +108,10 @@ export const scenario = z.object({
   now: isoTimestamp,
   trigger,
   environment,
-  truth,
+  truth: truth.optional(),
 });
+export type InvestigableScenario = z.infer<typeof investigableScenario>;
+
+/** A scenario with its answer key, as `eval` needs it. */
+export const scenario = investigableScenario.extend({ truth });
 export type Scenario = z.infer<typeof scenario>;

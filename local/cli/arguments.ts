@@ -19,3 +19,9 @@ export const existingDirectory = (value: string): string => {
 /** Commander names the option and lists the allowed providers when the value is not one of them. */
 export const providerOption = (): Option =>
   new Option('--provider <name>', 'the model provider (default: SRE_AGENT_MODEL_PROVIDER, else offline)').choices(modelProviders);
+
+/** `--tools replay|aws`: which tool code serves the investigation. */
+export const toolsOption = (): Option =>
+  new Option('--tools <source>', 'replay: the scenario replay tools; aws: the AWS tools (SDK calls answered from the scenario, or live AWS with --event alone)')
+    .choices(['replay', 'aws'])
+    .default('replay');

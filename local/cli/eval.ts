@@ -5,7 +5,8 @@ import { evaluateScenario, formatTable, loadScenarioDirectory, summarize, type E
 import { selectModel } from '../model-selection.ts';
 import { BUNDLED_SCENARIOS_DIR } from '../scenario-files.ts';
 import { openLocalSession } from '../session.ts';
-import { existingDirectory, positiveInteger, providerOption } from './arguments.ts';
+import { existingDirectory, positiveInteger, providerOption, toolsOption } from './arguments.ts';
+import type { ToolChoice } from '../session.ts';
 
 export const evalCommand = (): Command =>
   new Command('eval')
@@ -16,7 +17,8 @@ export const evalCommand = (): Command =>
     .option('--json <file>', 'also write the results as JSON to this file')
     .option('--data-dir <dir>', 'keep DynamoDB Local data here (default: in memory)')
     .option('--baseline', 'bare-model baseline: one call with the trigger and all the data, no tools, no workflow')
-    .action(async (options: { scenarios: string; provider?: string; repeat: number; json?: string; dataDir?: string; baseline?: boolean }) => {
+    .addOption(toolsOption())
+    .action(async (options: { scenarios: string; provider?: string; repeat: number; json?: string; dataDir?: string; baseline?: boolean; tools: ToolChoice }) => {
       const { scenarios, skipped } = loadScenarioDirectory(options.scenarios);
       for (const { file, problems } of skipped) {
         process.stderr.write(`skipped ${file}: invalid scenario\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`);
@@ -27,7 +29,7 @@ export const evalCommand = (): Command =>
       try {
         for (const scenario of scenarios) {
           for (let run = 1; run <= options.repeat; run += 1) {
-            const result = options.baseline ? await evaluateBaseline(scenario, model) : await evaluateScenario(session, scenario, model, budget);
+            const result = options.baseline ? await evaluateBaseline(scenario, model) : await evaluateScenario(session, scenario, model, { tools: options.tools, ...(budget ? { budget } : {}) });
             results.push(result);
             process.stderr.write(`${result.id}${options.repeat > 1 ? ` #${run}` : ''}: ${result.score.toFixed(2)}${result.error ? ` (error: ${result.error})` : ''}${result.notes ? ` [${result.notes.join('; ')}]` : ''}\n`);
           }

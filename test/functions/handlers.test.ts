@@ -142,7 +142,7 @@ describe('every Lambda handler with the stack\'s own environment', () => {
               /\bE1\b/.test(JSON.stringify(request.body)) ? anthropicReply.text(answer) : anthropicReply.toolUse([{ id: 'toolu_1', name: 'list_alarms', input: {} }]),
             );
       servers.push(server);
-      const baseUrl = provider === 'openai' ? { OPENAI_BASE_URL: server.baseURL } : { ANTHROPIC_BASE_URL: server.baseURL };
+      const baseUrl: Record<string, string> = provider === 'openai' ? { OPENAI_BASE_URL: server.baseURL } : { ANTHROPIC_BASE_URL: server.baseURL };
       const { environments, investigation } = await investigatesWith(provider, baseUrl);
       expect(investigation?.modelName).toBe(provider === 'openai' ? 'openai:gpt-4o' : 'anthropic:claude-sonnet-4-20250514');
       expect(server.requests.length).toBeGreaterThanOrEqual(2);
