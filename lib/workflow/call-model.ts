@@ -1,6 +1,7 @@
 import { completeThroughGateway, LeakBlockedError } from '../model/gateway.ts';
 import { contextWindowOf, costOf } from '../model/pricing.ts';
 import { fitConversation } from '../context/index.ts';
+import { tokenCounterFor } from '../context/token-estimate.ts';
 import { recordRequest } from '../domain/recorded-request.ts';
 import type { NewTranscriptEvent } from '../domain/transcript.ts';
 import { parseFinalAnswer } from '../model/final-answer.ts';
@@ -44,7 +45,8 @@ export const callModel = async (dependencies: StepDependencies['call-model'], in
       : { system: plan.system, messages, tools, toolChoice: 'auto' };
     const masker = await loadMasker(dependencies.store, head.id, dependencies.masking);
     const model = modelCalledOnce(dependencies.model, dependencies.store, head.id, `call-model#${iteration}`);
-    const { request: fitted } = fitConversation(request, dependencies.model.contextWindowTokens ?? contextWindowOf(modelIdOf(dependencies.model.name)));
+    const modelId = modelIdOf(dependencies.model.name);
+    const { request: fitted } = fitConversation(request, dependencies.model.contextWindowTokens ?? contextWindowOf(modelId), { countTokens: await tokenCounterFor(modelId) });
     const first = await completeThroughGateway(model, masker, fitted).catch((error: unknown) => {
       if (error instanceof LeakBlockedError) return error;
       throw error;
