@@ -158,6 +158,7 @@ export class ResilientModel implements AbortableModelPort {
           this.report({ ...base, next: 'shrink' });
           continue;
         }
+        // Our retry, not the SDKs' (theirs are off): only here can a long retry-after or exhausted retries hand over to the next provider.
         if (isTransient(error.kind)) {
           transientFailures += 1;
           const delayMs = transientFailures < this.maxAttempts ? this.delayFor(transientFailures, error) : undefined;
