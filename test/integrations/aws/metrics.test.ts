@@ -1,0 +1,159 @@
+import { CloudWatchClient, DescribeAlarmsCommand, GetMetricDataCommand, ListMetricsCommand } from '@aws-sdk/client-cloudwatch';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ServiceCatalog } from '../../../integrations/aws/catalog.ts';
+import { AwsClients } from '../../../integrations/aws/clients.ts';
+import { getMetrics } from '../../../integrations/aws/cloudwatch/get-metrics.ts';
+import { serviceException } from '../../../integrations/aws/emulation/emulator.ts';
+import { awsToolSettings } from '../../../integrations/aws/settings.ts';
+import { Toolbox } from '../../../lib/tools/toolbox.ts';
+import { bundledScenarios, emulatedAndReplayed } from './emulated-scenario.ts';
+
+const now = new Date('2026-04-06T04:10:00Z');
+const catalog: ServiceCatalog = {
+  services: async () => [
+    { name: 'billing', kind: 'lambda', arns: [], tags: {}, logGroups: [], dimensions: [{ FunctionName: 'billing' }] },
+    { name: 'orders', kind: 'ecs', arns: [], tags: {}, logGroups: [], dimensions: [{ ClusterName: 'prod', ServiceName: 'orders' }] },
+  ],
+  serviceOfArn: async () => undefined,
+  serviceOfDimensions: async (dimensions) => {
+    if (dimensions.FunctionName === 'billing') return 'billing';
+    if (dimensions.ServiceName === 'orders' || dimensions.TargetGroup?.includes('/orders/')) return 'orders';
+    return undefined;
+  },
+  serviceOfLogGroup: async () => undefined,
+};
+
+const minute = (offset: number) => new Date(now.getTime() - offset * 60_000);
+
+let clients: AwsClients;
+let cloudwatch: ReturnType<typeof mockClient>;
+beforeEach(() => {
+  clients = new AwsClients('us-east-1', { kind: 'live', credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }) });
+  cloudwatch = mockClient(clients.get(CloudWatchClient));
+});
+
+const run = async (args: Record<string, unknown> = {}) => {
+  const toolbox = new Toolbox([getMetrics({ clients, catalog, settings: awsToolSettings.parse({}) })]);
+  const outcome = await toolbox.execute({ id: 'c', name: 'get_metrics', arguments: args }, { now });
+  if (!outcome.ok) throw new Error(outcome.error);
+  return outcome as { summary: string; data: { available: boolean; reason?: string; series: Record<string, unknown>[] } };
+};
+
+const getMetricDataInputs = () => cloudwatch.commandCalls(GetMetricDataCommand).map((call) => call.args[0].input as { MetricDataQueries: { Id: string; Expression?: string }[]; NextToken?: string; ScanBy?: string; StartTime: Date; EndTime: Date });
+
+describe('get_metrics on CloudWatch', () => {
+  it('reads the firing alarm\'s metric math and the services\' listed metrics, across pages, oldest point first', async () => {
+    cloudwatch.on(DescribeAlarmsCommand).resolves({
+      MetricAlarms: [
+        {
+          AlarmName: 'billing-error-rate',
+          StateValue: 'ALARM',
+          Metrics: [
+            { Id: 'e1', Expression: 'm1 / m2 * 100', Label: 'billing error rate', ReturnData: true },
+            { Id: 'm1', MetricStat: { Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }, Period: 60, Stat: 'Sum' }, ReturnData: false },
+            { Id: 'm2', MetricStat: { Metric: { Namespace: 'AWS/Lambda', MetricName: 'Invocations', Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }, Period: 60, Stat: 'Sum' }, ReturnData: false },
+          ],
+        },
+      ],
+    });
+    cloudwatch
+      .on(ListMetricsCommand, { Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] })
+      .resolvesOnce({ Metrics: [{ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }], NextToken: 'more' })
+      .resolvesOnce({ Metrics: [{ Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }] });
+    cloudwatch.on(ListMetricsCommand, { Dimensions: [{ Name: 'ClusterName', Value: 'prod' }, { Name: 'ServiceName', Value: 'orders' }] }).resolves({ Metrics: [] });
+    cloudwatch.on(ListMetricsCommand, { RecentlyActive: 'PT3H' }).resolves({
+      Metrics: [
+        { Namespace: 'AWS/ApplicationELB', MetricName: 'HTTPCode_Target_5XX_Count', Dimensions: [{ Name: 'TargetGroup', Value: 'targetgroup/orders/abc' }] },
+        { Namespace: 'AWS/S3', MetricName: 'BucketSizeBytes', Dimensions: [{ Name: 'BucketName', Value: 'nobody-owns-this' }] },
+      ],
+    });
+    cloudwatch
+      .on(GetMetricDataCommand)
+      .resolvesOnce({
+        MetricDataResults: [
+          { Id: 'a0_e1', Label: 'billing error rate', Timestamps: [minute(3), minute(2)], Values: [1, 40], StatusCode: 'PartialData' },
+          { Id: 'm1', Timestamps: [minute(3)], Values: [0], StatusCode: 'PartialData' },
+        ],
+        NextToken: 'page-2',
+      })
+      .resolvesOnce({
+        MetricDataResults: [
+          { Id: 'a0_e1', Timestamps: [minute(1)], Values: [55], StatusCode: 'Complete' },
+          { Id: 'm1', Timestamps: [minute(2)], Values: [12], StatusCode: 'Complete' },
+          { Id: 'm2', Timestamps: [], Values: [], StatusCode: 'Complete' },
+          { Id: 'm3', Timestamps: [minute(2)], Values: [25], StatusCode: 'Complete' },
+        ],
+      });
+
+    const { data } = await run({ sinceMinutes: 60 });
+    expect(data.series.map((series) => [series.service, series.name])).toEqual([
+      ['billing', 'billing error rate'],
+      ['billing', 'Errors'],
+      ['orders', 'HTTPCode_Target_5XX_Count'],
+    ]);
+    expect(data.series[0]).toMatchObject({ points: [['2026-04-06T04:07:00Z', 1], ['2026-04-06T04:08:00Z', 40], ['2026-04-06T04:09:00Z', 55]], stats: { min: 1, max: 55, first: 1, last: 55, count: 3 } });
+    expect(data.series[1]).toMatchObject({ namespace: 'AWS/Lambda', dimensions: { FunctionName: 'billing' }, stat: 'Sum', periodSeconds: 60, points: [['2026-04-06T04:07:00Z', 0], ['2026-04-06T04:08:00Z', 12]] });
+
+    const [first, second] = getMetricDataInputs();
+    expect(first?.MetricDataQueries.find((query) => query.Id === 'a0_e1')?.Expression).toBe('a0_m1 / a0_m2 * 100');
+    expect(first).toMatchObject({ ScanBy: 'TimestampAscending', StartTime: minute(60), EndTime: new Date(now.getTime() + 1000) });
+    expect(second?.NextToken).toBe('page-2');
+    // The alarm's Errors and the listed Errors are different queries (alarm Sum at the alarm's id, listed by name): both are read once.
+    expect(first?.MetricDataQueries.map((query) => query.Id)).toEqual(['a0_e1', 'a0_m1', 'a0_m2', 'm1', 'm2', 'm3']);
+  });
+
+  it('batches at most 500 queries a GetMetricData call', async () => {
+    cloudwatch.on(DescribeAlarmsCommand).resolves({});
+    const many = Array.from({ length: 700 }, (_, index) => ({ Namespace: 'Acme/Billing', MetricName: `Queue${index}`, Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }));
+    cloudwatch.on(ListMetricsCommand).resolves({ Metrics: [] });
+    cloudwatch.on(ListMetricsCommand, { Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }).resolves({ Metrics: many });
+    cloudwatch.on(GetMetricDataCommand).callsFake((input: { MetricDataQueries: { Id: string }[] }) => ({
+      MetricDataResults: input.MetricDataQueries.map((query) => ({ Id: query.Id, Timestamps: [minute(5)], Values: [1] })),
+    }));
+    const { data, summary } = await run();
+    expect(getMetricDataInputs().map((input) => input.MetricDataQueries.length)).toEqual([500, 200]);
+    expect(data.series).toHaveLength(60);
+    expect(summary).toMatch(/640 less telling series left out/);
+  });
+
+  it('reports denied calls as observations naming the action', async () => {
+    cloudwatch.on(DescribeAlarmsCommand).rejects(serviceException('AccessDenied', 'not authorized', 403));
+    cloudwatch.on(ListMetricsCommand).resolves({ Metrics: [{ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }] });
+    cloudwatch.on(GetMetricDataCommand).rejects(serviceException('AccessDenied', 'not authorized', 403));
+    const { data } = await run();
+    expect(data).toEqual({ available: false, reason: expect.stringMatching(/cloudwatch:GetMetricData/) });
+  });
+
+  it('says so when nothing is listed, and when the service is unknown', async () => {
+    cloudwatch.on(DescribeAlarmsCommand).resolves({});
+    cloudwatch.on(ListMetricsCommand).resolves({});
+    expect(await run()).toMatchObject({ data: { available: true, series: [] }, summary: expect.stringMatching(/no CloudWatch metrics/) });
+    expect(await run({ service: 'nope' })).toMatchObject({ data: { available: true, series: [] }, summary: expect.stringMatching(/known: billing, orders/) });
+  });
+});
+
+describe('get_metrics through the emulation, against the replay tool', () => {
+  type Series = { service: string; name: string; dimensions?: unknown; stat?: string; points: [string, number][] };
+  const keyOf = (item: Series) => `${item.service}|${item.name}|${JSON.stringify(item.dimensions ?? {})}`;
+  const millis = (points: [string, number][]) => points.map(([timestamp, value]) => [Date.parse(timestamp), value]);
+
+  // A scenario may record one metric under two statistics; the AWS tool reads each metric once, with one statistic.
+  // A series recorded without dimensions gets its service's on CloudWatch, so it is matched by service and name.
+  it.each(bundledScenarios().map((scenario) => [scenario.id, scenario] as const))('%s: the same metrics with the same points', async (_id, scenario) => {
+    const tools = emulatedAndReplayed(scenario, getMetrics);
+    const replayed = (await tools.replay('get_metrics')).series as Series[];
+    const emulated = (await tools.aws('get_metrics')).series as Series[];
+    const emulatedKeys = new Set(emulated.map(keyOf));
+    const named = (item: Series) => `${item.service}|${item.name}`;
+    for (const item of replayed) {
+      if (item.dimensions === undefined) expect(emulated.map(named)).toContain(named(item));
+      else expect(emulatedKeys).toContain(keyOf(item));
+    }
+    expect(emulated).toHaveLength(emulatedKeys.size);
+    for (const series of emulated) {
+      const candidates = replayed.filter((item) => (item.dimensions === undefined ? named(item) === named(series) : keyOf(item) === keyOf(series)));
+      expect(candidates.map((candidate) => millis(candidate.points)), keyOf(series)).toContainEqual(millis(series.points));
+    }
+  });
+});
