@@ -41,7 +41,7 @@ export const DEFAULT_MODEL = 'offline';
 export interface SreAgentStackProps extends StackProps {
   /** Model round trips before the agent is asked for its final answer. Default 8. */
   readonly maxIterations?: number;
-  /** Retention of every log group, in days; must be a CloudWatch Logs retention value. Default 30. */
+  /** Days every log group keeps its logs and the table keeps an investigation (TTL); a CloudWatch Logs retention value. Default 30. */
   readonly retentionDays?: number;
   /** SRE_AGENT_MODEL_PROVIDER for the functions. Default "offline". */
   readonly modelProvider?: string;
@@ -60,19 +60,14 @@ const STEP_SETTINGS: Partial<Record<StepName, StepSettings>> = {
   'call-model': { memorySize: 1024, timeout: Duration.minutes(10) },
 };
 
-/** Item-level DynamoDB actions the steps use (read/write; no table management, no streams). */
-const TABLE_DATA_ACTIONS = [
-  'dynamodb:BatchGetItem',
-  'dynamodb:BatchWriteItem',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:DescribeTable',
-  'dynamodb:GetItem',
-  'dynamodb:PutItem',
-  'dynamodb:Query',
-  'dynamodb:Scan',
-  'dynamodb:UpdateItem',
-];
+/**
+ * The table actions the store (lib/store/dynamodb-store.ts) issues, and nothing else: GetItem
+ * (a payload's item), Query (a chunked payload's parts, the transcript events) and PutItem (every
+ * member of its TransactWriteItems is a Put; conditional Puts need nothing more). Every step reads
+ * its investigation and commits through the store, so each needs all three. No step lists
+ * investigations, so none may query the list index.
+ */
+export const STORE_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'] as const;
 
 /**
  * Actions the account (and through it, IAM policies) may perform on the key. Written out instead
@@ -165,7 +160,7 @@ export class SreAgentStack extends Stack {
 
     // --- Encryption key -------------------------------------------------------------------------
     this.key = new kms.Key(this, 'Key', {
-      description: 'sre-agent: investigations table, notifications topic and log groups',
+      description: 'sre-agent: investigations table, notifications topic, dead-letter queue and log groups',
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
       policy: new iam.PolicyDocument({
@@ -233,15 +228,12 @@ export class SreAgentStack extends Stack {
       const fnLogs = logGroup(`${name}Logs`);
       const role = new iam.Role(this, `${name}Role`, {
         assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-        description: `sre-agent ${step}: writes its own log group, reads and writes the investigations table`,
+        description: `sre-agent ${step}: writes its own log group, reads and writes investigations in the table`,
       });
       fnLogs.grantWrite(role);
+      // Not table.grant(): with an index on the table it also grants `<table>/index/*`, which no step reads.
       role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          sid: 'InvestigationsTable',
-          actions: TABLE_DATA_ACTIONS,
-          resources: [this.table.tableArn, `${this.table.tableArn}/index/${tableLayout.listIndex.name}`],
-        }),
+        new iam.PolicyStatement({ sid: 'InvestigationsTable', actions: [...STORE_TABLE_ACTIONS], resources: [this.table.tableArn] }),
       );
       const viaServices = [`dynamodb.${this.region}.amazonaws.com`];
       if (step === 'publish') viaServices.push(`sns.${this.region}.amazonaws.com`);
@@ -261,6 +253,8 @@ export class SreAgentStack extends Stack {
         SRE_AGENT_MODEL_PROVIDER: modelProvider,
         ...(modelProvider === 'offline' ? {} : { SRE_AGENT_MODEL: modelName }),
         MAX_ITERATIONS: String(maxIterations),
+        // The table's items expire (TTL) after as many days as the logs are kept.
+        RETENTION_DAYS: String(retention),
         NODE_OPTIONS: '--enable-source-maps',
       };
       if (step === 'publish') {
@@ -355,7 +349,8 @@ export class SreAgentStack extends Stack {
 
     // --- Trigger: CloudWatch alarms -----------------------------------------------------------
     this.alarmRuleDeadLetterQueue = new sqs.Queue(this, 'AlarmTriggerDeadLetterQueue', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      encryption: sqs.QueueEncryption.KMS,
+      encryptionMasterKey: this.key,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
@@ -373,6 +368,20 @@ export class SreAgentStack extends Stack {
         detail: { state: { value: ['ALARM'] } },
       },
     });
+    // EventBridge writes undeliverable events to the queue, so it must be able to use the queue's key.
+    // The rule is named by pattern, not by reference: the rule depends on the queue, which depends on the key.
+    this.key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'EventBridgeWritesTheDeadLetterQueue',
+        principals: [new iam.ServicePrincipal('events.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey'],
+        resources: ['*'],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': this.account },
+          ArnLike: { 'aws:SourceArn': `arn:${this.partition}:events:${this.region}:${this.account}:rule/*` },
+        },
+      }),
+    );
     this.alarmRule.addTarget(
       new targets.SfnStateMachine(stateMachine, {
         input: events.RuleTargetInput.fromObject({ trigger: { cloudwatchAlarm: events.EventField.fromPath('$') } }),

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { App, CfnResource, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, NagRuleCompliance, type IApplyRule } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SreAgentStack } from '../../cdk/sre-agent-stack.ts';
@@ -20,6 +20,36 @@ const EXPECTED_ACKNOWLEDGEMENTS = [
   'AwsSolutions-L1', // nodejs22.x pinned by design
   'AwsSolutions-SQS3', // the DLQ itself
 ];
+
+interface Evaluation {
+  readonly ruleId: string;
+  readonly path: string;
+  /** Rule ids (with the finding suffix, e.g. `AwsSolutions-IAM5[Resource::*]`) the rule raised, before acknowledgements. */
+  readonly findings: readonly string[];
+}
+
+/** The AwsSolutions pack, recording every rule it evaluates and what each found before acknowledgements apply. */
+class RecordingAwsSolutionsChecks extends AwsSolutionsChecks {
+  readonly evaluations: Evaluation[] = [];
+
+  protected override applyRule(params: IApplyRule): void {
+    const ruleSuffix = params.ruleSuffixOverride ?? params.rule.name;
+    const ruleId = `AwsSolutions-${ruleSuffix}`;
+    const rule = (node: CfnResource) => {
+      let result: ReturnType<IApplyRule['rule']>;
+      try {
+        result = params.rule(node);
+      } catch (error) {
+        this.evaluations.push({ ruleId, path: node.node.path, findings: [ruleId] });
+        throw error;
+      }
+      const findings = result === NagRuleCompliance.NON_COMPLIANT ? [ruleId] : Array.isArray(result) ? result.map((finding) => `${ruleId}[${finding}]`) : [];
+      this.evaluations.push({ ruleId, path: node.node.path, findings });
+      return result;
+    };
+    super.applyRule({ ...params, ruleSuffixOverride: ruleSuffix, rule });
+  }
+}
 
 let app: App;
 let stack: SreAgentStack;
@@ -57,21 +87,30 @@ describe('cdk-nag AwsSolutions', () => {
     expect(synthError).toBeUndefined();
   });
 
+  it('evaluates its rules on every resource of the stack, and every acknowledgement covers a real finding', () => {
+    const pack = new RecordingAwsSolutionsChecks(undefined, { verbose: true });
+    expect(pack.validateScope(stack).success).toBe(true);
+    const resourcePaths = stack.node.findAll().filter((construct) => CfnResource.isCfnResource(construct)).map((construct) => construct.node.path);
+    expect(resourcePaths.length).toBeGreaterThan(20);
+    expect(new Set(pack.evaluations.map(({ path }) => path))).toEqual(new Set(resourcePaths));
+    const rulesRun = new Set(pack.evaluations.map(({ ruleId }) => ruleId));
+    for (const rule of ['AwsSolutions-IAM5', 'AwsSolutions-L1', 'AwsSolutions-SQS3', 'AwsSolutions-SQS4', 'AwsSolutions-SNS3', 'AwsSolutions-DDB3', 'AwsSolutions-SF1', 'AwsSolutions-KMS5']) {
+      expect(rulesRun, rule).toContain(rule);
+    }
+
+    const findings = pack.evaluations.flatMap(({ path, findings }) => findings.map((ruleId) => ({ path, ruleId })));
+    expect(findings.length).toBeGreaterThan(0);
+    for (const { path, id } of acknowledgements(stack)) {
+      const covered = findings.filter((finding) => finding.ruleId === id && (finding.path === path || finding.path.startsWith(`${path}/`)));
+      expect(covered.length, `acknowledgement ${id} on ${path} matches no finding: remove it`).toBeGreaterThan(0);
+    }
+  });
+
   it('leaves no unacknowledged finding, errors or warnings', () => {
     const report = new AwsSolutionsChecks(undefined, { verbose: true }).validateScope(stack);
     const summary = report.violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
     expect(summary).toEqual([]);
     expect(report.success).toBe(true);
-  });
-
-  it('writes a validation report with no violation (cdk-nag and CloudFormation rules)', () => {
-    const reportFile = join(app.outdir, 'validation-report.json');
-    expect(existsSync(reportFile)).toBe(true);
-    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
-      pluginReports: Array<{ summary?: { pluginName?: string }; violations?: unknown[] }>;
-    };
-    const violations = report.pluginReports.flatMap((r) => r.violations ?? []);
-    expect(violations).toEqual([]);
   });
 
   // cdk-nag 3 reports through validations (checked above), not annotations; CDK's own errors still do.
@@ -106,5 +145,10 @@ describe('cdk-nag AwsSolutions', () => {
     } finally {
       console.error = originalError;
     }
+    // The validation report lists a plugin only when it found something: here it must.
+    const reportFile = join(probe.outdir, 'validation-report.json');
+    expect(existsSync(reportFile)).toBe(true);
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { pluginReports: Array<{ violations?: Array<{ ruleName: string }> }> };
+    expect(report.pluginReports.flatMap((plugin) => plugin.violations ?? []).map(({ ruleName }) => ruleName)).toContain('AwsSolutions-SQS4');
   });
 });

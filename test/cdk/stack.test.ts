@@ -18,6 +18,45 @@ const ESM_BANNER = "import { createRequire } from 'module'; const require = crea
 const actionsOf = (statement: Statement): string[] =>
   Array.isArray(statement.Action) ? statement.Action : [statement.Action];
 
+/** DynamoDB SDK command → the IAM action it needs; a transaction's actions are those of its members. */
+const COMMAND_ACTIONS: Record<string, string[]> = {
+  Get: ['GetItem'], GetItem: ['GetItem'], TransactGet: ['GetItem'], TransactGetItems: ['GetItem'],
+  Put: ['PutItem'], PutItem: ['PutItem'],
+  Update: ['UpdateItem'], UpdateItem: ['UpdateItem'],
+  Delete: ['DeleteItem'], DeleteItem: ['DeleteItem'],
+  Query: ['Query'], Scan: ['Scan'],
+  BatchGet: ['BatchGetItem'], BatchGetItem: ['BatchGetItem'],
+  BatchWrite: ['BatchWriteItem'], BatchWriteItem: ['BatchWriteItem'],
+  DescribeTable: ['DescribeTable'],
+};
+const TRANSACTION_MEMBER_ACTIONS: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };
+
+/**
+ * The table actions a function's bundle can issue. The SDK stays external to the bundle, so every
+ * DynamoDB command the function's code constructs is a named import of the SDK's packages; for a
+ * transaction, the kinds of member the code builds (`Put:{`, `Update:{`, ...) say what it writes.
+ */
+function tableActionsOfBundle(code: string): Set<string> {
+  const used = new Set<string>();
+  const commands = [...code.matchAll(/import\s*\{([^}]*)\}\s*from\s*["']@aws-sdk\/(?:lib-dynamodb|client-dynamodb)["']/g)]
+    .flatMap((match) => match[1]!.split(','))
+    .map((binding) => binding.trim().split(/\s+as\s+/)[0]!)
+    .filter((name) => name.endsWith('Command'));
+  for (const command of commands) {
+    const name = command.replace(/Command$/, '');
+    if (name === 'TransactWrite' || name === 'TransactWriteItems') {
+      for (const [member, action] of Object.entries(TRANSACTION_MEMBER_ACTIONS)) {
+        if (new RegExp(`[{,]\\s*${member}\\s*:\\s*\\{`).test(code)) used.add(action);
+      }
+      continue;
+    }
+    const actions = COMMAND_ACTIONS[name];
+    if (!actions) throw new Error(`a bundle sends ${command}: add the IAM action it needs to COMMAND_ACTIONS`);
+    for (const action of actions) used.add(action);
+  }
+  return new Set([...used].map((action) => `dynamodb:${action}`));
+}
+
 // One synthesis (seven esbuild bundles) shared by every test in this file.
 let app: App;
 let stack: SreAgentStack;
@@ -34,6 +73,10 @@ function functionOf(step: StepName): Resource {
   const fn = resources[logicalId(stack.functions[step].node.defaultChild)];
   if (!fn) throw new Error(`no function for ${step}`);
   return fn;
+}
+function bundleOf(step: StepName): string {
+  const assetHash = String(functionOf(step).Properties['Code'].S3Key).replace(/\.zip$/, '');
+  return readFileSync(join(app.outdir, `asset.${assetHash}`, 'index.mjs'), 'utf8');
 }
 function policyStatementsOf(step: StepName): Statement[] {
   const roleId = logicalId(stack.functions[step].role!.node.defaultChild);
@@ -93,6 +136,16 @@ describe('SreAgentStack', () => {
         ],
       },
     });
+  });
+
+  it('encrypts every queue with the project key', () => {
+    const keyArn = { 'Fn::GetAtt': [logicalId(stack.key.node.defaultChild), 'Arn'] };
+    const queues = Object.entries(ofType('AWS::SQS::Queue'));
+    expect(queues.length).toBeGreaterThan(0);
+    for (const [id, queue] of queues) {
+      expect(queue.Properties['KmsMasterKeyId'], id).toEqual(keyArn);
+      expect(queue.Properties, id).not.toHaveProperty('SqsManagedSseEnabled');
+    }
   });
 
   it('has one customer-managed key with rotation, used by the topic and every log group', () => {
@@ -200,11 +253,7 @@ describe('SreAgentStack', () => {
       const statements = policyStatementsOf(step);
       const actions = statements.flatMap(actionsOf);
       const table = statements.find((s) => s.Sid === 'InvestigationsTable');
-      expect(table?.Resource, step).toEqual([
-        tableArn,
-        { 'Fn::Join': ['', [tableArn, '/index/byCreatedAt']] },
-      ]);
-      expect(actions, step).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));
+      expect(table?.Resource, step).toEqual(tableArn);
       const key = statements.find((s) => s.Sid === 'EncryptionKeyViaServices');
       expect(key?.Condition, step).toBeDefined();
       expect(actions, step).toEqual(expect.arrayContaining(['logs:CreateLogStream', 'logs:PutLogEvents']));
@@ -219,6 +268,30 @@ describe('SreAgentStack', () => {
     expect(publish?.Resource).toEqual({ Ref: logicalId(stack.topic.node.defaultChild) });
     const secret = policyStatementsOf('call-model').find((s) => actionsOf(s).includes('secretsmanager:GetSecretValue'));
     expect(secret).toMatchObject({ Action: 'secretsmanager:GetSecretValue', Resource: MODEL_SECRET_ARN });
+  });
+
+  it('grants each function exactly the table actions its bundled code issues: none unused, none missing', () => {
+    for (const step of stepNames) {
+      const used = tableActionsOfBundle(bundleOf(step));
+      // Every step reads its investigation and commits through the store's transaction of Puts.
+      expect([...used].sort(), step).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
+      const granted = policyStatementsOf(step).flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
+      expect(new Set(granted), step).toEqual(used);
+      for (const unused of ['dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem', 'dynamodb:DescribeTable']) {
+        expect(granted, step).not.toContain(unused);
+      }
+    }
+    // No statement anywhere reaches the table's indexes: no step lists investigations.
+    for (const policy of Object.values(ofType('AWS::IAM::Policy'))) {
+      expect(JSON.stringify(policy.Properties['PolicyDocument'])).not.toContain('/index/');
+    }
+  });
+
+  it('expires the table items after the log retention: one setting, in every function', () => {
+    for (const step of stepNames) {
+      expect(functionOf(step).Properties['Environment'].Variables['RETENTION_DAYS'], step).toBe('14');
+    }
+    for (const group of Object.values(ofType('AWS::Logs::LogGroup'))) expect(group.Properties['RetentionInDays']).toBe(14);
   });
 
   it('runs a Standard state machine with ALL logging (no execution data) and X-Ray', () => {
@@ -268,7 +341,12 @@ describe('SreAgentStack', () => {
         }),
       ],
     });
-    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    // The rule may use the key only for this account's rules: EventBridge encrypts what it sends to the DLQ.
+    const keyPolicy = Object.values(ofType('AWS::KMS::Key'))[0]!.Properties['KeyPolicy'].Statement as Statement[];
+    const eventBridge = keyPolicy.find((statement) => statement.Sid === 'EventBridgeWritesTheDeadLetterQueue');
+    expect(eventBridge).toMatchObject({ Effect: 'Allow', Principal: { Service: 'events.amazonaws.com' } });
+    expect(actionsOf(eventBridge!).sort()).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
+    expect(JSON.stringify(eventBridge!.Condition)).toContain('aws:SourceAccount');
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
