@@ -1,0 +1,35 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import type { ApiPorts } from '../lib/api/ports.ts';
+import { secretsManagerSecrets } from '../lib/api/secrets.ts';
+import { admissionSettingsFromEnv } from '../lib/api/settings.ts';
+import { DynamoDbStore } from '../lib/store/dynamodb-store.ts';
+import { DynamoDbTriggerLedger } from '../lib/store/dynamodb-trigger-ledger.ts';
+import { StepFunctionsStarter } from '../lib/triggers/step-functions-starter.ts';
+
+export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'sre-agent' });
+
+const requiredEnv = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`environment variable ${name} is not set; the stack sets it on the trigger functions`);
+  return value;
+};
+
+let ports: ApiPorts | undefined;
+
+/** The doors' ports on AWS, built once per container: the table, Step Functions, Secrets Manager. */
+export const apiPortsFromEnvironment = (): ApiPorts => {
+  if (ports) return ports;
+  const client = new DynamoDBClient({});
+  const tableName = requiredEnv('TABLE_NAME');
+  ports = {
+    store: new DynamoDbStore({ client, tableName }),
+    ledger: new DynamoDbTriggerLedger({ client, tableName }),
+    starter: new StepFunctionsStarter(new SFNClient({}), requiredEnv('STATE_MACHINE_ARN')),
+    secrets: secretsManagerSecrets(process.env.PAGERDUTY_WEBHOOK_SECRET_ARN),
+    settings: admissionSettingsFromEnv(process.env),
+    log: (line) => logger.info(line),
+  };
+  return ports;
+};
