@@ -3,7 +3,7 @@ import { readHost } from './aws-hosts.ts';
 import { isInertValue, KMS_KEY_ID } from './field-context.ts';
 import { isIPv4, isIPv6, isSharedIPv4, isSharedIPv6 } from './ip-addresses.ts';
 import { PlaceholderType } from './placeholders.ts';
-import { HOST_END, hostNameSource, isHostName } from './top-level-domains.ts';
+import { HOST_END, hostNameSource, isHostName } from './host-names.ts';
 
 /**
  * Identifier detectors, most specific first. Where two could start at the same place the earlier

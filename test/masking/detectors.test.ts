@@ -87,6 +87,8 @@ describe('host names', () => {
     ['orders-db.cluster-c9akciq32.us-east-1.rds.amazonaws.com:5432', '<DB_ENDPOINT_1>:5432'],
     ['orders-cache.abc123.ng.0001.use1.cache.amazonaws.com', '<DB_ENDPOINT_1>'],
     ['123456789012.dkr.ecr.us-east-1.amazonaws.com/orders:1.4.2', '<HOST_1>/orders:1.4.2'],
+    // Any suffix of the Public Suffix List, not only the common ones.
+    ['status.acme.engineer and shop.acme.com.br and api.acme.xn--p1ai', '<HOST_1> and <HOST_2> and <HOST_3>'],
   ])('masks %s', expectMasked);
 
   it('makes the account of an ECR registry and the bucket of a virtual-hosted S3 host known', () => {

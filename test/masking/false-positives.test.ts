@@ -14,6 +14,7 @@ const untouched: [string, string][] = [
   ['file names', 'app.js index.ts config.yaml config.yml main.py README.md id_rsa.pub Main.java lib.rs run.sh package.json Dockerfile'],
   ['sentences with periods', 'Connection failed. Retrying in 5 seconds. The service recovered.Done. See the logs.'],
   ['code paths', 'event.detail.id user.id err.code process.env.NODE_ENV response.data.items at com.example.Foo.bar(Foo.java:42)'],
+  ['code paths ending in words that are also domains', 'this.state.events item.data time.now router.map self.app com.example.Foo.bar'],
   ['clock times and ratios', '10:15:30 1:2 3:4:5 99.9% p99=250ms cpu=85.5'],
   ['loopback and metadata addresses', 'listening on 0.0.0.0:8080, connect to 127.0.0.1:5432 refused, IMDS 169.254.169.254, [::1]:3000'],
   ['AWS service endpoints', 'eventSource ec2.amazonaws.com, sts.amazonaws.com, logs.us-east-1.amazonaws.com, https://console.aws.amazon.com/'],
