@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { investigableScenario, scenario as scenarioSchema, type InvestigableScenario, type Scenario } from '../lib/domain/scenario.ts';
+import { scenario as scenarioSchema, type Scenario } from '../lib/domain/scenario.ts';
 
 export const BUNDLED_SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
 
@@ -30,32 +30,26 @@ const jsonPath = (path: readonly PropertyKey[]): string =>
 export const describeIssues = (error: z.ZodError): string[] =>
   error.issues.map((issue) => `${jsonPath(issue.path)}: ${issue.message}`);
 
-const parseWith = <S extends z.ZodType>(schema: S, text: string, source: string): z.infer<S> => {
+export const parseScenarioText = (text: string, source: string): Scenario => {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new ScenarioError(source, [`not valid JSON (${error instanceof Error ? error.message : String(error)})`]);
   }
-  const parsed = schema.safeParse(value);
+  const parsed = scenarioSchema.safeParse(value);
   if (!parsed.success) throw new ScenarioError(source, describeIssues(parsed.error));
   return parsed.data;
 };
 
-/** A scenario with its answer key (`truth`), as `eval` grades it. */
-export const parseScenarioText = (text: string, source: string): Scenario => parseWith(scenarioSchema, text, source);
-
-/** A scenario to investigate: `truth` may be absent. */
-export const parseInvestigableScenarioText = (text: string, source: string): InvestigableScenario => parseWith(investigableScenario, text, source);
-
-const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const megabytes = (bytes: number): string => `${Math.floor((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /** Reads a scenario file, refusing one over the maximum before reading it. */
 export const readScenarioFile = (path: string, source: string): string => {
   const { size } = statSync(path);
   if (size > MAX_SCENARIO_FILE_BYTES) {
     throw new ScenarioError(source, [
-      `the file is ${megabytes(size)}, over the ${megabytes(MAX_SCENARIO_FILE_BYTES)} limit for a scenario file; keep the environment to the incident's window and services`,
+      `the file is ${size} bytes (${megabytes(size)}), over the ${megabytes(MAX_SCENARIO_FILE_BYTES)} (${MAX_SCENARIO_FILE_BYTES} bytes) limit for a scenario file; keep the environment to the incident's window and services`,
     ]);
   }
   return readFileSync(path, 'utf8');
@@ -69,12 +63,12 @@ export const bundledScenarioIds = (): string[] =>
         .sort()
     : [];
 
-/** A path to a scenario file, or the id of a bundled scenario, to investigate (its answer key is not needed). */
-export const loadScenario = (fileOrId: string): InvestigableScenario => {
+/** A path to a scenario file, or the id of a bundled scenario. */
+export const loadScenario = (fileOrId: string): Scenario => {
   const asPath = resolve(fileOrId);
-  if (existsSync(asPath) && statSync(asPath).isFile()) return parseInvestigableScenarioText(readScenarioFile(asPath, fileOrId), fileOrId);
+  if (existsSync(asPath) && statSync(asPath).isFile()) return parseScenarioText(readScenarioFile(asPath, fileOrId), fileOrId);
   const bundled = join(BUNDLED_SCENARIOS_DIR, `${fileOrId}.json`);
-  if (/^[a-z0-9-]+$/.test(fileOrId) && existsSync(bundled)) return parseInvestigableScenarioText(readScenarioFile(bundled, bundled), bundled);
+  if (/^[a-z0-9-]+$/.test(fileOrId) && existsSync(bundled)) return parseScenarioText(readScenarioFile(bundled, bundled), bundled);
   throw new ScenarioError(fileOrId, [
     `no such file, and no bundled scenario with that id. Bundled ids: ${bundledScenarioIds().join(', ') || 'none'}`,
   ]);
