@@ -1,5 +1,9 @@
 import { cloudWatchEmulation } from './cloudwatch.ts';
+import { ecsEmulation } from './ecs.ts';
 import type { ServiceEmulation } from './emulator.ts';
+import { logsEmulation } from './logs.ts';
+import { taggingEmulation } from './tagging.ts';
+import { xrayGraphEmulation } from './xray-graph.ts';
 
 /**
  * Every AWS service the tools call, answered from a recorded environment, by SDK client class name
@@ -7,4 +11,8 @@ import type { ServiceEmulation } from './emulator.ts';
  */
 export const scenarioEmulations: ReadonlyMap<string, ServiceEmulation> = new Map<string, ServiceEmulation>([
   ['CloudWatchClient', cloudWatchEmulation],
+  ['CloudWatchLogsClient', logsEmulation],
+  ['ResourceGroupsTaggingAPIClient', taggingEmulation],
+  ['ECSClient', ecsEmulation],
+  ['XRayClient', { ...xrayGraphEmulation }],
 ]);

@@ -1,0 +1,75 @@
+import type {
+  DescribeServicesCommandInput,
+  DescribeServicesCommandOutput,
+  DescribeTaskDefinitionCommandInput,
+  DescribeTaskDefinitionCommandOutput,
+  Service,
+} from '@aws-sdk/client-ecs';
+import type { RecordedEnvironment } from '../../scenario/recorded-environment.ts';
+import { serviceException, type ServiceEmulation } from './emulator.ts';
+import { conventionalLogGroupOf, emulatedLogGroups } from './log-groups.ts';
+import { emulatedAccount, emulatedRegion, resourceNameOf, serviceArnOf, serviceOfIdentifier } from './service-identity.ts';
+
+/**
+ * ECS as the scenario implies it: each `ecs` service with its current task definition, whose
+ * container logs through `awslogs` to the service's log group. describe_service extends the
+ * DescribeServices answer (events, deployments) in its own file by spreading this one.
+ */
+const DESCRIBE_SERVICES_MAX = 10;
+
+const taskDefinitionArn = (environment: RecordedEnvironment, name: string) =>
+  `arn:aws:ecs:${emulatedRegion(environment)}:${emulatedAccount(environment)}:task-definition/${name}:1`;
+
+/** The ECS service the identifier names, with the identity fields DescribeServices returns. */
+export const describedEcsService = (environment: RecordedEnvironment, cluster: string | undefined, identifier: string): Service | undefined => {
+  const spec = serviceOfIdentifier(environment, identifier);
+  if (!spec || spec.kind !== 'ecs') return undefined;
+  const serviceArn = serviceArnOf(environment, spec) ?? identifier;
+  const clusterName = /:service\/([^/]+)\//.exec(serviceArn)?.[1] ?? (cluster ? resourceNameOf(cluster) : 'default');
+  return {
+    serviceArn,
+    serviceName: spec.name,
+    clusterArn: `arn:aws:ecs:${emulatedRegion(environment)}:${emulatedAccount(environment)}:cluster/${clusterName}`,
+    status: 'ACTIVE',
+    taskDefinition: taskDefinitionArn(environment, spec.name),
+    launchType: 'FARGATE',
+  };
+};
+
+const describeServices = (input: DescribeServicesCommandInput, environment: RecordedEnvironment): Omit<DescribeServicesCommandOutput, '$metadata'> => {
+  const asked = input.services ?? [];
+  if (asked.length > DESCRIBE_SERVICES_MAX) throw serviceException('InvalidParameterException', `services can have at most ${DESCRIBE_SERVICES_MAX} items`);
+  const services: Service[] = [];
+  const failures: { arn: string; reason: string }[] = [];
+  for (const identifier of asked) {
+    const described = describedEcsService(environment, input.cluster, identifier);
+    if (described) services.push(described);
+    else failures.push({ arn: identifier, reason: 'MISSING' });
+  }
+  return { services, failures };
+};
+
+const describeTaskDefinition = (input: DescribeTaskDefinitionCommandInput, environment: RecordedEnvironment): Omit<DescribeTaskDefinitionCommandOutput, '$metadata'> => {
+  const family = /task-definition\/([^:]+)/.exec(input.taskDefinition ?? '')?.[1] ?? (input.taskDefinition ?? '').split(':')[0] ?? '';
+  const spec = environment.services.find((service) => service.name === family && service.kind === 'ecs');
+  if (!spec) throw serviceException('ClientException', 'Unable to describe task definition.');
+  const logGroup = (emulatedLogGroups(environment).get(spec.name) ?? []).find((group) => group.startsWith('/ecs/')) ?? conventionalLogGroupOf(environment, spec.name);
+  return {
+    taskDefinition: {
+      taskDefinitionArn: taskDefinitionArn(environment, spec.name),
+      family: spec.name,
+      revision: 1,
+      status: 'ACTIVE',
+      containerDefinitions: [
+        {
+          name: spec.name,
+          image: `${emulatedAccount(environment)}.dkr.ecr.${emulatedRegion(environment)}.amazonaws.com/${spec.name}:latest`,
+          essential: true,
+          logConfiguration: { logDriver: 'awslogs', options: { 'awslogs-group': logGroup, 'awslogs-region': emulatedRegion(environment), 'awslogs-stream-prefix': 'ecs' } },
+        },
+      ],
+    },
+  };
+};
+
+export const ecsEmulation: ServiceEmulation = { DescribeServicesCommand: describeServices, DescribeTaskDefinitionCommand: describeTaskDefinition };
