@@ -47,53 +47,71 @@ const idRunMinLength = 8;
  * count one token each.
  */
 export function estimateTokens(text: string): number {
-  // No allocation: this runs over every line of 100,000-line logs.
+  // One pass, no allocation: this runs over every line of 100,000-line logs. A piece is a run of one
+  // class; the pieces of a run of id characters are priced both ways until the run ends and says
+  // whether it was an id.
   let tokens = 0;
-  let index = 0;
-  while (index < text.length) {
-    const kind = classOf(text.charCodeAt(index));
-    if (kind === WIDE) {
-      tokens += 1;
-      index += 1;
-    } else if (kind === SPACE) {
-      let end = index + 1;
-      while (end < text.length && classOf(text.charCodeAt(end)) === SPACE) end += 1;
-      if (end - index > 1 || text.charCodeAt(index) !== 32) tokens += Math.ceil((end - index) / 4);
-      index = end;
-    } else if (kind === PUNCTUATION) {
-      let end = index + 1;
-      while (end < text.length && classOf(text.charCodeAt(end)) === PUNCTUATION) end += 1;
-      tokens += Math.ceil((end - index) / punctuationCharsPerToken);
-      index = end;
-    } else {
-      let end = index;
-      let hasDigit = false;
-      for (let code = classOf(text.charCodeAt(end)); end < text.length && isIdChar(code); code = classOf(text.charCodeAt(++end))) {
-        if (code === DIGIT) hasDigit = true;
+  let runLength = 0;
+  let runHasDigit = false;
+  let runAsId = 0;
+  let runAsWords = 0;
+  let pieceKind = -1;
+  let pieceLength = 0;
+  let pieceFirst = 0;
+  const endPiece = () => {
+    switch (pieceKind) {
+      case DIGIT: {
+        const cost = Math.ceil(pieceLength / digitsPerToken);
+        runAsId += cost;
+        runAsWords += cost;
+        break;
       }
-      tokens += idRunTokens(text, index, end, hasDigit && end - index >= idRunMinLength);
-      index = end;
+      case LETTER:
+        runAsId += Math.ceil(pieceLength / idLetterCharsPerToken);
+        runAsWords += Math.ceil(pieceLength / wordCharsPerToken);
+        break;
+      case ID_JOINER:
+        runAsId += pieceLength;
+        runAsWords += Math.ceil(pieceLength / punctuationCharsPerToken);
+        break;
+      case PUNCTUATION:
+        tokens += Math.ceil(pieceLength / punctuationCharsPerToken);
+        break;
+      case SPACE:
+        if (pieceLength > 1 || pieceFirst !== 32) tokens += Math.ceil(pieceLength / 4);
+        break;
+      case WIDE:
+        tokens += pieceLength;
+        break;
+    }
+  };
+  const endRun = () => {
+    tokens += runHasDigit && runLength >= idRunMinLength ? runAsId : runAsWords;
+    runLength = 0;
+    runHasDigit = false;
+    runAsId = 0;
+    runAsWords = 0;
+  };
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    const kind = code > 0x7f ? WIDE : classes[code]!;
+    if (kind !== pieceKind) {
+      endPiece();
+      if (!isIdChar(kind) && runLength > 0) endRun();
+      pieceKind = kind;
+      pieceLength = 0;
+      pieceFirst = code;
+    }
+    pieceLength += 1;
+    if (isIdChar(kind)) {
+      runLength += 1;
+      if (kind === DIGIT) runHasDigit = true;
     }
   }
+  endPiece();
+  if (runLength > 0) endRun();
   return tokens;
 }
-
-/** Tokens of one run of letters, digits and joiners, `text[start, end)`, cut into same-class pieces. */
-const idRunTokens = (text: string, start: number, end: number, isId: boolean): number => {
-  let tokens = 0;
-  let index = start;
-  while (index < end) {
-    const kind = classOf(text.charCodeAt(index));
-    let pieceEnd = index + 1;
-    while (pieceEnd < end && classOf(text.charCodeAt(pieceEnd)) === kind) pieceEnd += 1;
-    const length = pieceEnd - index;
-    if (kind === DIGIT) tokens += Math.ceil(length / digitsPerToken);
-    else if (kind === LETTER) tokens += Math.ceil(length / (isId ? idLetterCharsPerToken : wordCharsPerToken));
-    else tokens += isId ? length : Math.ceil(length / punctuationCharsPerToken);
-    index = pieceEnd;
-  }
-  return tokens;
-};
 
 /** Counts the tokens of a text for one model. */
 export type TokenCounter = (text: string) => number;
@@ -121,6 +139,14 @@ const loadRanks = async (encoding: OpenAiEncoding): Promise<[TiktokenClass, Rank
 
 /** Built on the first count (indexing the ranks takes seconds), then kept for the process. */
 const tokenizers = new Map<OpenAiEncoding, Tiktoken>();
+
+/**
+ * Counts of long texts, per encoding: fitting a conversation counts the whole request, then again
+ * each message it considers evicting, and the next turn the same messages again.
+ */
+const countsOfLongTexts = new Map<OpenAiEncoding, Map<string, number>>();
+const memoMinChars = 1_000;
+const memoMaxEntries = 2_000;
 
 /** The classes the tokenizers' pre-split keeps together in one piece: letters (any script), digits, whitespace, the rest. */
 const pieceClassOf = (code: number): number => {
@@ -164,13 +190,22 @@ export async function tokenCounterFor(model: string): Promise<TokenCounter> {
   const encoding = openAiEncodingOf(model);
   if (encoding === undefined) return estimateTokens;
   const [tiktoken, ranks] = await loadRanks(encoding);
+  const memo = countsOfLongTexts.get(encoding) ?? new Map<string, number>();
+  countsOfLongTexts.set(encoding, memo);
   return (text) => {
+    const remembered = memo.get(text);
+    if (remembered !== undefined) return remembered;
     let tokenizer = tokenizers.get(encoding);
     if (!tokenizer) {
       tokenizer = new tiktoken(ranks);
       tokenizers.set(encoding, tokenizer);
     }
-    return countWith(tokenizer, text);
+    const count = countWith(tokenizer, text);
+    if (text.length >= memoMinChars) {
+      if (memo.size >= memoMaxEntries) memo.clear();
+      memo.set(text, count);
+    }
+    return count;
   };
 }
 
