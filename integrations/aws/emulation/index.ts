@@ -1,9 +1,7 @@
+import { cloudTrailEmulation } from './cloudtrail.ts';
 import { cloudWatchEmulation } from './cloudwatch.ts';
-import { ecsEmulation } from './ecs.ts';
 import type { ServiceEmulation } from './emulator.ts';
-import { logsEmulation } from './logs.ts';
-import { taggingEmulation } from './tagging.ts';
-import { xrayGraphEmulation } from './xray-graph.ts';
+import { lambdaEmulation } from './lambda.ts';
 
 /**
  * Every AWS service the tools call, answered from a recorded environment, by SDK client class name
@@ -11,8 +9,6 @@ import { xrayGraphEmulation } from './xray-graph.ts';
  */
 export const scenarioEmulations: ReadonlyMap<string, ServiceEmulation> = new Map<string, ServiceEmulation>([
   ['CloudWatchClient', cloudWatchEmulation],
-  ['CloudWatchLogsClient', logsEmulation],
-  ['ResourceGroupsTaggingAPIClient', taggingEmulation],
-  ['ECSClient', ecsEmulation],
-  ['XRayClient', { ...xrayGraphEmulation }],
+  ['CloudTrailClient', cloudTrailEmulation],
+  ['LambdaClient', lambdaEmulation],
 ]);
