@@ -1,7 +1,11 @@
 import { cloudTrailEmulation } from './cloudtrail.ts';
 import { cloudWatchEmulation } from './cloudwatch.ts';
+import { ecsEmulation } from './ecs.ts';
 import type { ServiceEmulation } from './emulator.ts';
 import { lambdaEmulation } from './lambda.ts';
+import { logsEmulation } from './logs.ts';
+import { taggingEmulation } from './tagging.ts';
+import { xrayGraphEmulation } from './xray-graph.ts';
 
 /**
  * Every AWS service the tools call, answered from a recorded environment, by SDK client class name
@@ -11,4 +15,8 @@ export const scenarioEmulations: ReadonlyMap<string, ServiceEmulation> = new Map
   ['CloudWatchClient', cloudWatchEmulation],
   ['CloudTrailClient', cloudTrailEmulation],
   ['LambdaClient', lambdaEmulation],
+  ['CloudWatchLogsClient', logsEmulation],
+  ['ResourceGroupsTaggingAPIClient', taggingEmulation],
+  ['ECSClient', ecsEmulation],
+  ['XRayClient', { ...xrayGraphEmulation }],
 ]);
