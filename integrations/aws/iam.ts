@@ -23,7 +23,7 @@ export const declaredIamActions = (factories: Readonly<Record<string, AwsToolFac
   const clients = new AwsClients('us-east-1', { kind: 'live' });
   const tools: ToolDefinition[] = Object.entries(factories)
     .filter(([name]) => enabled.has(name))
-    .map(([, factory]) => factory({ clients, catalog: inertCatalog, settings }));
+    .map(([, factory]) => factory({ clients, catalog: inertCatalog, settings, paced: true }));
   const withAnalysis = enabled.has('analyze_incident') ? [...tools, analyzeIncident(tools) as ToolDefinition] : tools;
   const actions = withAnalysis.flatMap((tool) => tool.iamActions);
   return [...new Set(tools.length > 0 ? [...actions, ...catalogIamActions] : actions)].sort();

@@ -64,6 +64,7 @@ export class AwsToolSource implements ToolSource {
       clients,
       catalog: this.options.catalog(clients, settings),
       settings,
+      paced: backend.kind === 'live',
       ...(ref.accountId ? { accountId: ref.accountId } : {}),
     };
     return { toolbox: new Toolbox(awsTools(this.options.factories, dependencies)), now };

@@ -10,6 +10,11 @@ export interface AwsToolDependencies {
   settings: AwsToolSettings;
   /** The account being investigated (the trigger's). */
   accountId?: string;
+  /**
+   * Whether calls are paced for a real account's rate limits (Insights polling, CloudTrail's 2
+   * requests a second); default true. An emulated account has none, so its polls and spacing do not wait.
+   */
+  paced?: boolean;
 }
 
 export type AwsToolFactory = (dependencies: AwsToolDependencies) => ToolDefinition;
