@@ -9,6 +9,7 @@ import { getTraces } from './tools/get-traces.ts';
 import { listAlarms } from './tools/list-alarms.ts';
 import { listChanges } from './tools/list-changes.ts';
 import { queryLogs } from './tools/query-logs.ts';
+import { recordedRemediationTools } from './tools/remediation.ts';
 import { searchRunbooks } from './tools/search-runbooks.ts';
 import { z } from 'zod';
 
@@ -16,7 +17,7 @@ import { z } from 'zod';
 export const replaySnapshot = z.object({ now: z.string(), environment: environmentSchema });
 export type ReplaySnapshot = z.infer<typeof replaySnapshot>;
 
-/** The read-only tools over a recorded environment. */
+/** The tools over a recorded environment: the read-only ones, analyze_incident over them, and the remediation tools (recorded, never executed). */
 export const scenarioTools = (environment: Environment, now: Date): ToolDefinition[] => {
   const recorded = new RecordedEnvironment(environment, now);
   const tools = [
@@ -29,5 +30,5 @@ export const scenarioTools = (environment: Environment, now: Date): ToolDefiniti
     describeService(recorded),
     searchRunbooks(recorded),
   ] as ToolDefinition[];
-  return [...tools, analyzeIncident(tools) as ToolDefinition];
+  return [...tools, analyzeIncident(tools) as ToolDefinition, ...recordedRemediationTools()];
 };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ToolContract } from './contracts/contract.ts';
+import type { CallDescription } from './contracts/remediation.ts';
 
 /**
  * How much a tool can change the world. `read-only` runs freely; `mutating` changes production and
@@ -25,6 +26,10 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output exte
   iamActions: readonly string[];
   /** Per call: whether this input needs a human approval (read-only tools never do unless this says so). */
   needsApproval?: (input: z.infer<Input>) => boolean;
+  /** What a call that changes something will do, against which resource (remediation contracts say it). */
+  describeCall?: (input: z.infer<Input>) => CallDescription;
+  /** Reads, without changing anything, the value a call would change: the approver sees it before deciding. */
+  preview?: (input: z.infer<Input>, context: ToolContext) => Promise<{ previousValue: string | null }>;
   run(input: z.infer<Input>, context: ToolContext): Promise<ToolResult<z.input<Output>>>;
 }
 
@@ -32,6 +37,7 @@ export interface ToolImplementation<Input extends z.ZodType, Output extends z.Zo
   sideEffect: SideEffect;
   iamActions: readonly string[];
   needsApproval?: (input: z.infer<Input>) => boolean;
+  preview?: (input: z.infer<Input>, context: ToolContext) => Promise<{ previousValue: string | null }>;
   run(input: z.infer<Input>, context: ToolContext): Promise<ToolResult<z.input<Output>>>;
 }
 

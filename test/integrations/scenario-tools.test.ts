@@ -5,6 +5,7 @@ import { scenarioTools } from '../../integrations/scenario/index.ts';
 import type { Environment } from '../../lib/domain/scenario.ts';
 import { Toolbox } from '../../lib/tools/toolbox.ts';
 import { BUNDLED_SCENARIOS_DIR, parseScenarioText } from '../../local/scenario-files.ts';
+import { remediationContracts } from '../../lib/tools/contracts/remediation-contracts.ts';
 
 const now = new Date('2026-04-06T04:10:00Z');
 const environment: Environment = {
@@ -39,8 +40,10 @@ const run = async (name: string, args: Record<string, unknown> = {}) => {
 };
 
 describe('scenario tools', () => {
-  it('declares every tool read-only with a JSON Schema for its input', () => {
-    expect(toolbox.tools.map((tool) => tool.sideEffect)).toEqual(toolbox.tools.map(() => 'read-only'));
+  it('declares every investigation tool read-only and every remediation tool mutating, each with a JSON Schema for its input', () => {
+    const remediation = new Set(remediationContracts.map((contract) => contract.name));
+    expect(toolbox.tools.map((tool) => tool.sideEffect)).toEqual(toolbox.tools.map((tool) => (remediation.has(tool.name) ? 'mutating' : 'read-only')));
+    expect(toolbox.tools.filter((tool) => remediation.has(tool.name))).toHaveLength(remediation.size);
     for (const spec of toolbox.specs()) expect(spec.inputSchema).toMatchObject({ type: 'object' });
   });
 

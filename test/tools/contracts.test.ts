@@ -10,6 +10,7 @@ import { implementTool, runsWithoutApproval } from '../../lib/tools/tool.ts';
 import { Toolbox } from '../../lib/tools/toolbox.ts';
 import { loadScenarioDirectory } from '../../local/evaluation.ts';
 import { BUNDLED_SCENARIOS_DIR } from '../../local/scenario-files.ts';
+import { remediationContracts } from '../../lib/tools/contracts/remediation-contracts.ts';
 
 const now = new Date('2026-04-06T04:10:00Z');
 
@@ -23,7 +24,7 @@ describe('tool contracts', () => {
   it('the scenario source implements every contract, and each result it returns fits its contract', async () => {
     const { scenarios } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);
     const implemented = new Set(scenarioTools({}, now).map((tool) => tool.name));
-    expect([...implemented].sort()).toEqual(investigationContracts.map((contract) => contract.name).sort());
+    expect([...implemented].sort()).toEqual([...investigationContracts, ...remediationContracts].map((contract) => contract.name).sort());
     for (const scenario of scenarios.slice(0, 6)) {
       const clock = new Date(scenario.now);
       const toolbox = new Toolbox(scenarioTools(scenario.environment, clock));
