@@ -173,9 +173,12 @@ const generators: readonly ((pools: Pools, index: number) => CorpusLine)[] = [
     const host = p.pick(p.companyHosts);
     const targetGroup = p.pick(p.targetGroups);
     const account = targetGroup.split(':')[4]!;
+    // Drawn in the order the line writes them: the seeded corpus does not change.
+    const requestTime = timestamp(p, i);
+    const loadBalancer = p.pick(p.loadBalancers);
     return {
-      text: `https ${timestamp(p, i)} ${p.pick(p.loadBalancers)} ${client}:${1024 + p.int(60000)} ${target}:8080 0.00${p.int(9)} 0.0${p.int(99)} 0.000 ${p.pick([200, 200, 200, 404, 502, 503])} 200 ${p.int(900)} ${p.int(9000)} "GET https://${host}:443/api/orders/${p.int(99999)}?page=${p.int(9)} HTTP/1.1" "Mozilla/5.0 (X11; Linux x86_64)" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 ${targetGroup} "Root=1-${p.hex(8)}-${p.hex(24)}" "${host}" "-" 0 ${timestamp(p, i)} "forward" "-" "-" "${target}:8080" "200" "-" "-"`,
-      raw: [client, target, host, targetGroup, account],
+      text: `https ${requestTime} ${loadBalancer} ${client}:${1024 + p.int(60000)} ${target}:8080 0.00${p.int(9)} 0.0${p.int(99)} 0.000 ${p.pick([200, 200, 200, 404, 502, 503])} 200 ${p.int(900)} ${p.int(9000)} "GET https://${host}:443/api/orders/${p.int(99999)}?page=${p.int(9)} HTTP/1.1" "Mozilla/5.0 (X11; Linux x86_64)" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 ${targetGroup} "Root=1-${p.hex(8)}-${p.hex(24)}" "${host}" "-" 0 ${timestamp(p, i)} "forward" "-" "-" "${target}:8080" "200" "-" "-"`,
+      raw: [client, target, host, targetGroup, account, loadBalancer],
     };
   },
   // Kubernetes events and ElastiCache.

@@ -145,15 +145,15 @@ const bucketInProse: Detector = {
 
 const quotedUserInProse: Detector = {
   id: 'quotedUser',
-  placement: 'anywhere',
+  placement: 'word',
   // Database errors quote the user: `password authentication failed for user "app"`, `role "app"
   // does not exist`, `Access denied for user 'app'@'10.0.0.1'`, also inside escaped JSON
   // (`user \"app\"`). Only a quoted name right after `user` or `role`, so prose stays prose.
-  // The match is the opening quote and the name; the closing quote is only looked at.
-  source: String.raw`\\{0,7}["'](?<=(?<![A-Za-z0-9_])(?:[Uu]ser|USER|[Rr]ole|ROLE)[ \t]{1,3}\\{0,7}["'])[A-Za-z0-9_$][A-Za-z0-9_.$@-]{0,62}(?=\\{0,7}["'])`,
+  // The closing quote is only looked at.
+  source: String.raw`(?:[Uu]ser|USER|[Rr]ole|ROLE)[ \t]{1,3}\\{0,7}["'][A-Za-z0-9_$][A-Za-z0-9_.$@-]{0,62}(?=\\{0,7}["'])`,
   handle: (match, context) => {
-    const quoteEnd = match.text.search(/["']/) + 1;
-    return match.text.slice(0, quoteEnd) + maskFieldValue({ role: 'user' }, match.text.slice(quoteEnd), context);
+    const nameStart = match.text.search(/["']/) + 1;
+    return match.text.slice(0, nameStart) + maskFieldValue({ role: 'user' }, match.text.slice(nameStart), context);
   },
 };
 
