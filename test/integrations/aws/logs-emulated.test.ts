@@ -74,3 +74,30 @@ describe('query_logs through the emulation matches the replay tool on every bund
     });
   }
 });
+
+describe('query_logs through the emulation on a scenario larger than one Insights result', () => {
+  it('splits on the emulated 10,000-row cap and still matches the replay tool', async () => {
+    const now = new Date('2026-04-06T04:10:00Z');
+    const lines = Array.from({ length: 23_000 }, (_, index) => ({
+      service: index % 3 === 0 ? 'orders' : 'cart',
+      timestamp: new Date(now.getTime() - (23_000 - index) * 300).toISOString(),
+      level: index % 1000 === 0 ? 'ERROR' : 'INFO',
+      message: index % 1000 === 0 ? `payment declined for order ${index}` : `GET /cart/${index} 200 in ${index % 50}ms`,
+    }));
+    const scenario = {
+      format: 'sre-scenario/v1',
+      id: 'large-log-volume',
+      title: 'large',
+      now: now.toISOString(),
+      trigger: { question: { text: 'anything wrong?' } },
+      environment: { services: [{ name: 'orders', kind: 'ecs' }, { name: 'cart', kind: 'lambda' }], logs: lines },
+      truth: { incident: false },
+    } as Scenario;
+    const { aws, replay } = both(scenario);
+    for (const input of [{ limit: 10 }, { service: 'orders', limit: 4 }, { minLevel: 'ERROR' }]) {
+      const [fromAws, fromReplay] = await Promise.all([aws(input), replay(input)]);
+      expect(comparable(fromAws as unknown as Result), JSON.stringify(input)).toEqual(comparable(fromReplay as unknown as Result));
+    }
+    expect((await aws({})).matched).toBe(23_000);
+  });
+});
