@@ -7,6 +7,7 @@ import { logsEmulation } from './logs.ts';
 import { s3Emulation } from './s3.ts';
 import { taggingEmulation } from './tagging.ts';
 import { xrayGraphEmulation } from './xray-graph.ts';
+import { xrayTracesEmulation } from './xray-traces.ts';
 
 /**
  * Every AWS service the tools call, answered from a recorded environment, by SDK client class name
@@ -19,6 +20,6 @@ export const scenarioEmulations: ReadonlyMap<string, ServiceEmulation> = new Map
   ['CloudWatchLogsClient', logsEmulation],
   ['ResourceGroupsTaggingAPIClient', taggingEmulation],
   ['ECSClient', ecsEmulation],
-  ['XRayClient', { ...xrayGraphEmulation }],
+  ['XRayClient', { ...xrayGraphEmulation, ...xrayTracesEmulation }],
   ['S3Client', s3Emulation],
 ]);
