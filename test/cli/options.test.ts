@@ -26,7 +26,10 @@ const badInput: [string[], RegExp, string][] = [
   [[], /Usage: sre-agent/, ''],
   [['no-such-command'], /unknown command 'no-such-command'/, 'sre-agent --help'],
 
-  [['investigate'], /required option '--scenario <fileOrId>' not specified/, 'sre-agent investigate --help'],
+  [['investigate'], /nothing to investigate: give --scenario <fileOrId>, or --event <file> with --tools aws/, 'sre-agent investigate --help'],
+  [['investigate', '--event'], /option '--event <file>' argument missing/, 'sre-agent investigate --help'],
+  [['investigate', '--event', '/no/such/event.json'], /option '--event <file>' argument '\/no\/such\/event\.json' is invalid\. cannot read/, 'sre-agent investigate --help'],
+  [['investigate', '--scenario', 'x', '--tools', 'gcp'], /option '--tools <source>' argument 'gcp' is invalid\. Allowed choices are replay, aws/, 'sre-agent investigate --help'],
   [['investigate', '--scenario'], /option '--scenario <fileOrId>' argument missing/, 'sre-agent investigate --help'],
   [['investigate', '--scenario', 'x', '--max-iterations', '0'], /option '--max-iterations <n>' argument '0' is invalid\. expected a positive whole number/, 'sre-agent investigate --help'],
   [['investigate', '--scenario', 'x', '--max-iterations', 'abc'], /option '--max-iterations <n>' argument 'abc' is invalid/, 'sre-agent investigate --help'],
@@ -58,6 +61,13 @@ const badInput: [string[], RegExp, string][] = [
   [['eval', '--data-dir'], /option '--data-dir <dir>' argument missing/, 'sre-agent eval --help'],
   [['eval', '--basline'], /unknown option '--basline'/, 'sre-agent eval --help'],
   [['eval', 'extra'], /too many arguments for 'eval'/, 'sre-agent eval --help'],
+  [['eval', '--tools', 'gcp'], /option '--tools <source>' argument 'gcp' is invalid/, 'sre-agent eval --help'],
+
+  [['serve'], /required option '--scenario <fileOrId>' not specified/, 'sre-agent serve --help'],
+  [['serve', '--scenario', 'x', '--port', 'abc'], /option '--port <n>' argument 'abc' is invalid\. expected a port from 0/, 'sre-agent serve --help'],
+  [['serve', '--scenario', 'x', '--port', '70000'], /option '--port <n>' argument '70000' is invalid/, 'sre-agent serve --help'],
+  [['serve', '--scenario', 'x', '--max-iterations', '0'], /option '--max-iterations <n>' argument '0' is invalid/, 'sre-agent serve --help'],
+  [['serve', '--scenario', 'x', '--provider', 'gpt'], /option '--provider <name>' argument 'gpt' is invalid/, 'sre-agent serve --help'],
 ];
 
 describe('sre-agent options', () => {
@@ -76,12 +86,12 @@ describe('sre-agent options', () => {
 
   it('every subcommand, including any added later, rejects an unknown option with exit 2', async () => {
     const names = createProgram(() => undefined).commands.map((command) => command.name());
-    expect(names).toEqual(expect.arrayContaining(['investigate', 'transcript', 'list', 'eval']));
+    expect(names).toEqual(expect.arrayContaining(['investigate', 'transcript', 'list', 'eval', 'serve']));
     for (const name of names) {
       const { code, stderr } = await run(name, '--no-such-option');
       expect(code, name).toBe(EXIT.badInput);
       // A missing required option may be reported first; either way the message names an option.
-      expect(stderr, name).toMatch(/^error: (unknown option '--no-such-option'|required option '--[\w-]+ <\w+>' not specified|missing required argument)/);
+      expect(stderr, name).toMatch(/^error: (unknown option '--no-such-option'|required option '--[\w-]+ <\w+>' not specified|missing required argument|nothing to investigate)/);
       expect(stderr, name).toContain(`(see: sre-agent ${name} --help)`);
     }
   });
