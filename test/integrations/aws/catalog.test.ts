@@ -1,11 +1,18 @@
 import { DescribeServicesCommand, DescribeTaskDefinitionCommand, ECSClient } from '@aws-sdk/client-ecs';
 import { GetResourcesCommand, ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kindOfArn, dimensionsOfArn } from '../../../integrations/aws/catalog/arn-resources.ts';
-import { TaggedServiceCatalog } from '../../../integrations/aws/catalog/tagged-catalog.ts';
+import { TaggedServiceCatalog, taggedCatalog } from '../../../integrations/aws/catalog/tagged-catalog.ts';
 import { AwsClients } from '../../../integrations/aws/clients.ts';
+import { scenarioEmulations } from '../../../integrations/aws/emulation/index.ts';
+import { dimensionsOf, serviceArnOf } from '../../../integrations/aws/emulation/service-identity.ts';
 import { awsToolSettings } from '../../../integrations/aws/settings.ts';
+import { RecordedEnvironment } from '../../../integrations/scenario/recorded-environment.ts';
+import type { Scenario } from '../../../lib/domain/scenario.ts';
+import { BUNDLED_SCENARIOS_DIR, parseScenarioText } from '../../../local/scenario-files.ts';
 
 const tagging = mockClient(ResourceGroupsTaggingAPIClient);
 const ecs = mockClient(ECSClient);
@@ -95,5 +102,36 @@ describe('the tagged service catalog', () => {
     expect(dimensionsOfArn('arn:aws:dynamodb:us-east-1:123456789012:table/sessions')).toEqual([{ TableName: 'sessions' }]);
     expect(dimensionsOfArn('arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/pub/2d4f')).toEqual([{ LoadBalancer: 'app/pub/2d4f' }]);
     expect(kindOfArn('arn:aws:apigateway:us-east-1::/restapis/k3v9q2m7xa')).toBe('apigateway');
+  });
+});
+
+describe('the tagged catalog over the emulated account of every bundled scenario', () => {
+  const scenariosIn = (directory: string): Scenario[] =>
+    readdirSync(directory)
+      .filter((file) => file.endsWith('.json'))
+      .sort()
+      .map((file) => parseScenarioText(readFileSync(join(directory, file), 'utf8'), file));
+
+  it('finds every service with its kind, maps its metric dimensions, ARN and log groups back to it', async () => {
+    tagging.restore();
+    ecs.restore();
+    for (const scenario of [...scenariosIn(BUNDLED_SCENARIOS_DIR), ...scenariosIn(join(BUNDLED_SCENARIOS_DIR, 'holdout'))]) {
+      const recorded = new RecordedEnvironment(scenario.environment, new Date(scenario.now));
+      const clients = new AwsClients('us-east-1', { kind: 'emulated', environment: recorded, emulations: scenarioEmulations });
+      const subject = taggedCatalog(clients, awsToolSettings.parse({}));
+      const services = await subject.services();
+      for (const spec of recorded.services) {
+        const found = services.find((service) => service.name === spec.name);
+        expect(found, `${scenario.id}: ${spec.name}`).toBeDefined();
+        const arn = serviceArnOf(recorded, spec);
+        if (arn && !spec.arn) expect(found?.kind, `${scenario.id}: ${spec.name} kind`).toBe(spec.kind);
+        if (arn) await expect(subject.serviceOfArn(arn), `${scenario.id}: ${arn}`).resolves.toBe(spec.name);
+        await expect(subject.serviceOfDimensions(dimensionsOf(recorded, spec.name)), `${scenario.id}: ${spec.name} dimensions`).resolves.toBe(spec.name);
+        if (spec.kind === 'ecs' && recorded.has('logs')) expect(found?.logGroups.some((group) => group.startsWith('/ecs/')), `${scenario.id}: ${spec.name} awslogs`).toBe(true);
+      }
+      for (const line of recorded.logs(10 * 365 * 24 * 60)) {
+        if (line.logGroup) await expect(subject.serviceOfLogGroup(line.logGroup), `${scenario.id}: ${line.logGroup}`).resolves.toBe(line.service);
+      }
+    }
   });
 });
