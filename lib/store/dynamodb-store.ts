@@ -54,8 +54,8 @@ const MAX_TRANSACTION_ITEMS = 100;
 const MAX_TRANSACTION_BYTES = 3_500_000;
 /** Part writes in flight at once: enough to hide latency, few enough not to throttle a new table. */
 const PART_WRITE_CONCURRENCY = 8;
-/** Decoded recorded environments kept per process: each is immutable and can be large. */
-const CACHED_SNAPSHOTS = 2;
+/** Decoded recorded environments kept per process: an investigation reads one, and each can be large. */
+const CACHED_SNAPSHOTS = 1;
 
 const isAppendOnly = (sk: string): boolean => sk.startsWith('EV#') || sk.startsWith('STEP#');
 
@@ -141,6 +141,10 @@ export class DynamoDbStore implements InvestigationStore {
     });
     const batches = await Promise.all(
       items.map(async (item) => {
+        // Transcripts written before events were stored per step hold one event per item.
+        if (item.firstSeq === undefined) {
+          return [transcriptEvent.parse({ seq: item.seq, type: item.type, at: item.at, step: item.step, payload: await this.decodeItem(pk, item), usage: item.usage })];
+        }
         const stored = (await this.decodeItem(pk, item)) as { type: unknown; payload: unknown; usage?: unknown }[];
         return stored.map((event, index) =>
           transcriptEvent.parse({ seq: Number(item.firstSeq) + index, at: item.at, step: item.step, ...event }),
