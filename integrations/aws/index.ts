@@ -7,7 +7,9 @@ import { defaultLimiterOptions } from './logs/query-limiter.ts';
 import { getMetrics } from './cloudwatch/get-metrics.ts';
 import { listAlarms } from './cloudwatch/list-alarms.ts';
 import { queryLogs } from './logs/query-logs.ts';
+import { searchRunbooks } from './runbooks/search-runbooks.ts';
 import { getDependencies } from './xray/get-dependencies.ts';
+import { getTraces } from './xray/get-traces.ts';
 import { declaredIamActions } from './iam.ts';
 import type { AwsToolSettings } from './settings.ts';
 import { AwsToolSource } from './source.ts';
@@ -29,6 +31,8 @@ export const awsToolFactories: Readonly<Record<string, AwsToolFactory>> = {
         : { insights: defaultInsightsTiming, limiter: defaultLimiterOptions },
     ),
   get_metrics: getMetrics,
+  get_traces: getTraces,
+  search_runbooks: searchRunbooks,
 };
 
 export const awsToolSource = (options: { store: InvestigationStore; settings: AwsToolSettings; home: { accountId?: string; region: string } }): AwsToolSource =>
