@@ -28,6 +28,10 @@ const retentionDays = numberContext(app, 'retentionDays');
 const modelProvider = stringContext(app, 'modelProvider');
 const modelName = stringContext(app, 'modelName');
 const modelSecretArn = stringContext(app, 'modelSecretArn');
+const sweepRateMinutes = numberContext(app, 'sweepRateMinutes');
+const webhookSecretArn = stringContext(app, 'webhookSecretArn');
+const maxRunning = numberContext(app, 'maxRunning');
+const groupWindowMinutes = numberContext(app, 'groupWindowMinutes');
 
 new SreAgentStack(app, 'SreAgent', {
   ...props,
@@ -36,6 +40,10 @@ new SreAgentStack(app, 'SreAgent', {
   ...(modelProvider !== undefined ? { modelProvider } : {}),
   ...(modelName !== undefined ? { modelName } : {}),
   ...(modelSecretArn !== undefined ? { modelSecretArn } : {}),
+  ...(sweepRateMinutes !== undefined ? { sweepRateMinutes } : {}),
+  ...(webhookSecretArn !== undefined ? { webhookSecretArn } : {}),
+  ...(maxRunning !== undefined ? { maxRunning } : {}),
+  ...(groupWindowMinutes !== undefined ? { groupWindowMinutes } : {}),
 });
 
 // cdk-nag 3 is a CDK validation plugin (v2's Aspects.of(app).add(...) no longer applies): an

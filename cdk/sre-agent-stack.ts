@@ -13,12 +13,12 @@ import {
 } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -31,6 +31,8 @@ import {
   type StepName,
 } from './investigation-workflow.ts';
 import { tableLayout } from '../lib/store/table-layout.ts';
+import { InvestigationApi } from './investigation-api.ts';
+import { InvestigationTriggers } from './triggers.ts';
 
 /** Repository root, resolved from this file so synthesis does not depend on the working directory. */
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -49,6 +51,14 @@ export interface SreAgentStackProps extends StackProps {
   readonly modelName?: string;
   /** Secrets Manager secret holding the model credentials; only CallModel may read it. */
   readonly modelSecretArn?: string;
+  /** How often the scheduled health sweep runs, in minutes. Default 60. */
+  readonly sweepRateMinutes?: number;
+  /** Secrets Manager secret (a plain string) holding the PagerDuty webhook signing secret; only the API function may read it. */
+  readonly webhookSecretArn?: string;
+  /** Investigations running at once; the rest are queued. Default 10. */
+  readonly maxRunning?: number;
+  /** Minutes a storm group stays open after its last trigger. Default 30. */
+  readonly groupWindowMinutes?: number;
 }
 
 interface StepSettings {
@@ -143,12 +153,19 @@ export class SreAgentStack extends Stack {
   readonly workflow: InvestigationWorkflow;
   readonly alarmRule: events.Rule;
   readonly alarmRuleDeadLetterQueue: sqs.Queue;
+  readonly triggers: InvestigationTriggers;
+  readonly api: InvestigationApi;
 
   constructor(scope: Construct, id: string, props: SreAgentStackProps = {}) {
     super(scope, id, props);
 
     const maxIterations = props.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     const retention = retentionOf(props.retentionDays);
+    const sweepRate = Duration.minutes(props.sweepRateMinutes ?? 60);
+    const admission = {
+      ...(props.maxRunning === undefined ? {} : { maxRunning: props.maxRunning }),
+      ...(props.groupWindowMinutes === undefined ? {} : { groupWindowMinutes: props.groupWindowMinutes }),
+    };
     const modelProvider = props.modelProvider ?? DEFAULT_MODEL;
     const modelName = props.modelName ?? DEFAULT_MODEL;
     const modelSecretArn = props.modelSecretArn;
@@ -360,14 +377,6 @@ export class SreAgentStack extends Stack {
         'This queue is itself the dead-letter queue of the alarm rule\'s Step Functions target; a DLQ of a DLQ would only move the same undeliverable events again.',
     });
 
-    this.alarmRule = new events.Rule(this, 'AlarmStateChange', {
-      description: 'Starts an sre-agent investigation when a CloudWatch alarm enters ALARM',
-      eventPattern: {
-        source: ['aws.cloudwatch'],
-        detailType: ['CloudWatch Alarm State Change'],
-        detail: { state: { value: ['ALARM'] } },
-      },
-    });
     // EventBridge writes undeliverable events to the queue, so it must be able to use the queue's key.
     // The rule is named by pattern, not by reference: the rule depends on the queue, which depends on the key.
     this.key.addToResourcePolicy(
@@ -382,16 +391,20 @@ export class SreAgentStack extends Stack {
         },
       }),
     );
-    this.alarmRule.addTarget(
-      new targets.SfnStateMachine(stateMachine, {
-        input: events.RuleTargetInput.fromObject({ trigger: { cloudwatchAlarm: events.EventField.fromPath('$') } }),
-        deadLetterQueue: this.alarmRuleDeadLetterQueue,
-      }),
-    );
+    // --- Doors: alarm admission, health sweeps, lifecycle events, the investigations API -------
+    const doors = { table: this.table, key: this.key, stateMachine, retention, ...admission };
+    this.triggers = new InvestigationTriggers(this, 'Triggers', { ...doors, sweepRate, alarmDeadLetterQueue: this.alarmRuleDeadLetterQueue });
+    this.alarmRule = this.triggers.alarmRule;
+    this.api = new InvestigationApi(this, 'Api', {
+      ...doors,
+      ...(props.webhookSecretArn ? { webhookSecret: secretsmanager.Secret.fromSecretCompleteArn(this, 'WebhookSecret', props.webhookSecretArn) } : {}),
+    });
 
     // --- Outputs --------------------------------------------------------------------------------
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'Investigations table' });
     new CfnOutput(this, 'StateMachineArn', { value: stateMachine.stateMachineArn, description: 'Investigation state machine' });
     new CfnOutput(this, 'NotificationTopicArn', { value: this.topic.topicArn, description: 'Findings topic' });
+    new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Investigations API (IAM auth; the PagerDuty webhook is signature-verified)' });
+    new CfnOutput(this, 'LifecycleBusName', { value: this.triggers.lifecycleBus.eventBusName, description: 'Lifecycle events bus' });
   }
 }

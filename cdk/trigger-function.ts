@@ -14,10 +14,10 @@ import { tableLayout } from '../lib/store/table-layout.ts';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * What the trigger ledger and the API issue on the table: item reads and writes, conditional
- * updates, transactions (Put/Update/Delete members), queries of the list index.
+ * What the store and the trigger ledger issue for the doors: item reads and writes, conditional
+ * updates, transactions (Put/Update members), queue deletes, queries of the list index.
  */
-export const TRIGGER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
+export const TRIGGER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'] as const;
 
 export interface TriggerFunctionProps {
   /** `functions/<handler>.ts`. */

@@ -19,6 +19,12 @@ const EXPECTED_ACKNOWLEDGEMENTS = [
   'AwsSolutions-IAM5[Resource::<…Function….Arn>:*]', // LambdaInvoke qualifiers, one per step
   'AwsSolutions-L1', // nodejs22.x pinned by design
   'AwsSolutions-SQS3', // the DLQ itself
+  'AwsSolutions-APIG2', // bodies and queries are validated by the app (zod)
+  'AwsSolutions-APIG3', // WAF is the deployer's account-level choice
+  'AwsSolutions-APIG6', // execution logging needs the account-wide API Gateway role
+  'AwsSolutions-APIG4', // the PagerDuty webhook is HMAC-signed, not IAM
+  'AwsSolutions-COG4', // IAM auth, no Cognito
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<WorkflowStateMachine8F1B1C15.Name>:*]', // cancel stops executions
 ];
 
 interface Evaluation {

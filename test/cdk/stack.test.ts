@@ -154,16 +154,16 @@ describe('SreAgentStack', () => {
     const keyArn = { 'Fn::GetAtt': [logicalId(stack.key.node.defaultChild), 'Arn'] };
     template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: keyArn });
     const logGroups = Object.values(ofType('AWS::Logs::LogGroup'));
-    expect(logGroups).toHaveLength(8); // seven functions + the workflow
+    expect(logGroups).toHaveLength(12); // seven step functions, the workflow, three trigger functions, the API access logs
     for (const group of logGroups) {
       expect(group.Properties['KmsKeyId']).toEqual(keyArn);
       expect(group.Properties['RetentionInDays']).toBe(14);
     }
   });
 
-  it('has seven Node.js 22 arm64 functions, traced, each with its own log group', () => {
+  it('has ten Node.js 22 arm64 functions (seven steps, three doors), traced, each with its own log group', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(7);
+    expect(Object.keys(functions)).toHaveLength(10);
     const logGroupIds = new Set(Object.keys(ofType('AWS::Logs::LogGroup')));
     const seenLogGroups = new Set<string>();
     for (const fn of Object.values(functions)) {
@@ -320,7 +320,6 @@ describe('SreAgentStack', () => {
   });
 
   it('starts an investigation for every CloudWatch alarm entering ALARM, with a DLQ', () => {
-    const machineId = logicalId(stack.workflow.stateMachine.node.defaultChild);
     const queueId = logicalId(stack.alarmRuleDeadLetterQueue.node.defaultChild);
     template.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
@@ -328,14 +327,11 @@ describe('SreAgentStack', () => {
         'detail-type': ['CloudWatch Alarm State Change'],
         detail: { state: { value: ['ALARM'] } },
       },
+      // Through admission (dedup, storm grouping, the running cap), which starts the state machine.
       Targets: [
         Match.objectLike({
-          Arn: { Ref: machineId },
+          Arn: { 'Fn::GetAtt': [logicalId(stack.triggers.alarmAdmission.function.node.defaultChild), 'Arn'] },
           DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
-          InputTransformer: {
-            InputPathsMap: { f1: '$' },
-            InputTemplate: '{"trigger":{"cloudwatchAlarm":<f1>}}',
-          },
         }),
       ],
     });
