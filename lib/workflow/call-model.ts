@@ -35,7 +35,7 @@ export const callModel = async (dependencies: StepDependencies['call-model'], in
       return {
         events: [{ type: 'error', payload: { error: 'BudgetExhausted', message: stop } }],
         head,
-        outcome: { ...state, iteration, next: 'final', stopReason: stop },
+        outcome: { ...state, iteration, next: 'final', stopReason: `the investigation budget ran out: ${stop}` },
       };
     }
     const events = await dependencies.store.events(head.id);

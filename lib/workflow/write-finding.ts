@@ -23,7 +23,7 @@ export const writeFinding = async (dependencies: StepDependencies['write-finding
     const answer = parseFinalAnswer(lastModelResponse(events)?.text ?? '');
     const unknownRefs = answer.ok ? unknownEvidenceRefs(answer.draft, events) : [];
     const finding = state.stopReason
-      ? incompleteFinding(`the investigation budget ran out: ${state.stopReason}`, evidence)
+      ? incompleteFinding(state.stopReason, evidence)
       : !answer.ok
       ? incompleteFinding(`the model gave no usable final answer (${answer.error})`, evidence)
       : unknownRefs.length > 0

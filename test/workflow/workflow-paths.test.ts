@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LeakBlockedError } from '../../lib/model/gateway.ts';
 import { describe, expect, it } from 'vitest';
 import { ScenarioReplaySource } from '../../integrations/scenario/replay-source.ts';
 import { RecordingNotifier } from '../../lib/notify/recording-notifier.ts';
@@ -131,8 +132,24 @@ describe('workflow paths', () => {
     expect(run.status).toBe('SUCCEEDED');
     expect(model.requests).toHaveLength(2);
     const investigation = await store.get('budget-1');
-    expect(investigation?.finding?.incomplete?.reason).toMatch(/SRE_AGENT_MAX_MODEL_CALLS=2/);
+    expect(investigation?.finding?.incomplete?.reason).toMatch(/^the investigation budget ran out: .*SRE_AGENT_MAX_MODEL_CALLS=2/);
     expect((await store.events('budget-1')).some((event) => event.type === 'error')).toBe(true);
+  });
+
+  it('ends the turn with a finding that says masking blocked the request, not a failed step', async () => {
+    const model = new ScriptedModel(() => {
+      throw new LeakBlockedError([{ type: 'USER' }]);
+    });
+    const { store, dependencies } = await setUp(model);
+    const run = await runWorkflowLocally({
+      dependencies,
+      input: { trigger: scenario.trigger, investigationId: 'masking-1', toolSource: { kind: 'scenario-replay', snapshot: 'env' } },
+    });
+    expect(run.status).toBe('SUCCEEDED');
+    const investigation = await store.get('masking-1');
+    expect(investigation?.status).toBe('succeeded');
+    expect(investigation?.finding?.incomplete?.reason).toMatch(/^masking blocked the model request \(1 unmasked value\(s\) of type USER\)/);
+    expect(investigation?.finding?.incomplete?.reason).not.toMatch(/budget/);
   });
 
   it('reviews a final answer against the evidence and has a failing draft revised once', async () => {
