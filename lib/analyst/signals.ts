@@ -162,7 +162,8 @@ const metricSignals = (board: EvidenceBoard): Signal[] =>
         const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
         return [{ ...common, kind: 'metric', substantial: isSubstantialShift(series, onset, demand.length > 0 ? Math.max(...demand) : undefined) }];
       }
-      if (meaningOf(series.name) === 'demand' && onset.direction === 'up') return [{ ...common, kind: 'demand', substantial: false }];
+      // A surge is demand at least doubled; a rise of a few tens of percent is ordinary variation.
+      if (meaningOf(series.name) === 'demand' && onset.direction === 'up') return [{ ...common, kind: 'demand', substantial: onset.relativeChange >= 1 }];
       return [];
     }
     const trend = steadyDrift(series, points);

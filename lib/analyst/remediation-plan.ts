@@ -1,0 +1,104 @@
+import type { FindingDraft } from '../domain/finding.ts';
+import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.ts';
+import { actionPatterns } from './cause-signals.ts';
+import type { Change, Runbook } from './evidence-board.ts';
+
+type Step = FindingDraft['remediation'][number];
+
+export interface RemediationInputs {
+  category: RootCauseCategory;
+  root: string;
+  /** The mechanism's evidence label (cause-signals), if one was found. */
+  mechanism?: string;
+  change?: Change;
+  /** Who calls the root on the failing path: the side we control when the root is a third party. */
+  callerOfRoot?: string;
+  /** The platform already replaces the root's tasks or instances (crash loop, OOM kills). */
+  alreadyRestarting: boolean;
+  /** A queue or stream on the failing path that still holds the bad input. */
+  heldIn?: string;
+  /** The caller of a third-party root can already reach another provider of the same kind. */
+  alternativeProvider?: boolean;
+}
+
+const step = (action: RemediationAction, target: string, detail: string): Step => ({ action, target, detail });
+
+/**
+ * Relieving exhaustion means freeing what ran out: a restart releases what a process holds
+ * (connections, threads, memory), unless the platform is restarting it already; storage and
+ * throughput are not freed by a restart, they need capacity. Then the cause is fixed.
+ */
+const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyRestarting: boolean): Step[] => {
+  const consumed = mechanism === 'disk' || mechanism === 'replication lag' || mechanism === 'throttling';
+  if (consumed || alreadyRestarting) {
+    return [step('scale', root, `Give ${root} more headroom (${mechanism === 'disk' ? 'storage' : 'capacity'}) now.`), step('apply-fix', root, `Remove what keeps consuming it at ${root}.`)];
+  }
+  return [step('restart', root, `Restart ${root} to release what it holds.`), step('apply-fix', root, `Fix what keeps ${root} from releasing it.`)];
+};
+
+/**
+ * What a careful on-call engineer proposes first for a cause of this kind, most urgent first.
+ * Undo a change if there is one; relieve the pressure, then fix; route around what we do not own.
+ */
+export const remediationFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, heldIn, alternativeProvider }: RemediationInputs): Step[] => {
+  const undo = change ? ` ("${change.summary}")` : '';
+  switch (category) {
+    case 'deploy':
+      return [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}.`)];
+    case 'config':
+      return [step('revert-config', root, `Revert the configuration change on ${root}${undo}.`)];
+    case 'permissions':
+      if (mechanism === 'credentials' && !change) return [step('restart', root, `Restart ${root} so it reads the current secret.`)];
+      return [step('revert-config', root, `Revert the permission change on ${root}${undo}.`)];
+    case 'certificate':
+      return [step('renew-certificate', root, `Renew or replace the expired certificate of ${root}.`)];
+    case 'network':
+      return change ? [step('revert-config', root, `Revert the network change${undo}.`)] : [step('failover', root, `Move ${root}'s traffic to a healthy path or zone.`)];
+    case 'infrastructure':
+      return [step('failover', root, `Fail ${root} over away from the impaired infrastructure.`)];
+    case 'traffic':
+      return [step('scale', root, `Add capacity to ${root} for the extra load.`)];
+    case 'external': {
+      const via = callerOfRoot ?? root;
+      // Move to another provider when there is one; a rate limit with nowhere else to go means sending less.
+      const limited = mechanism === 'throttling' && !alternativeProvider;
+      return [
+        step(limited ? 'limit-traffic' : 'failover', via, limited ? `Slow ${via}'s calls to ${root} below its rate limit.` : `Fail ${via} over to a fallback for ${root}.`),
+        step('escalate', root, `Open a case with the provider of ${root}.`),
+      ];
+    }
+    case 'data': {
+      const drain = heldIn ? [step('apply-fix', heldIn, `Move the bad input out of ${heldIn} (to a dead-letter queue) so processing resumes.`)] : [];
+      return change?.kind === 'deploy'
+        ? [...drain, step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')]
+        : [...drain, step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)];
+    }
+    case 'resource-exhaustion':
+      return relieveExhaustion(root, mechanism, alreadyRestarting);
+    case 'dependency':
+      return [step('escalate', root, `Escalate to the owners of ${root}.`)];
+    case 'none':
+      return [];
+  }
+};
+
+/** Remediation actions named in a runbook's steps, in order. */
+export const runbookActions = (steps: readonly string[]): RemediationAction[] => {
+  const actions: RemediationAction[] = [];
+  for (const text of steps) {
+    const match = actionPatterns.find(([, pattern]) => pattern.test(text));
+    if (match && !actions.includes(match[0])) actions.push(match[0]);
+  }
+  return actions;
+};
+
+/** A rollback or a forced restart already replaces every task: a restart after it adds nothing. */
+const covered = (plan: readonly Step[], action: RemediationAction): boolean =>
+  plan.some((planned) => planned.action === action) || (action === 'restart' && plan.some((planned) => planned.action === 'rollback' || planned.action === 'restart'));
+
+/** The first runbook action the plan does not already cover, as an extra step on the root. */
+export const withRunbookStep = (plan: Step[], runbook: Runbook | undefined, root: string): Step[] => {
+  if (!runbook) return plan;
+  const extra = runbookActions(runbook.steps).find((action) => !covered(plan, action) && action !== 'escalate' && action !== 'none');
+  return extra ? [...plan, step(extra, root, `From runbook "${runbook.title}".`)] : plan;
+};

@@ -1,0 +1,166 @@
+import type { FindingDraft } from '../domain/finding.ts';
+import type { EvidenceBoard } from './evidence-board.ts';
+import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
+import { remediationFor, withRunbookStep } from './remediation-plan.ts';
+import { iso, type Signal } from './signals.ts';
+
+/**
+ * Writes the finding for an inferred cause: the summary in plain words, the evidence it rests on,
+ * the timeline, the impact and the remediation. Decides nothing about the cause itself.
+ */
+
+/** How long before the root's onset an announced change is still context for it. */
+const CONTEXT_WINDOW_MS = 2 * 60 * 60_000;
+
+const firstOf = (signals: readonly Signal[], kind: Signal['kind']): Signal | undefined => signals.filter((signal) => signal.kind === kind).sort((a, b) => a.at - b.at)[0];
+
+const kindOf = (board: EvidenceBoard, service: string): string | undefined => board.services?.find((node) => node.name === service)?.kind;
+
+/** What the investigation looked at, so a reader knows what "undetermined" rests on. */
+const checked = (board: EvidenceBoard): string => {
+  const sources = [
+    board.alarms.length > 0 && `${board.alarms.length} alarms`,
+    board.logs.length > 0 && `${board.logs.length} log lines`,
+    board.series.length > 0 && `${board.series.length} metric series`,
+    board.changes.length > 0 && `${board.changes.length} recent changes`,
+    board.traces.length > 0 && 'traces',
+  ].filter(Boolean);
+  return sources.length > 0 ? sources.join(', ') : 'no data source returned anything';
+};
+
+/**
+ * The impact: each affected service once. A third party is not "failing" when only the calls to it
+ * fail; it is named as the dependency the calls go to.
+ */
+const impactOf = (board: EvidenceBoard, cause: IncidentCause): string => {
+  const services = [...new Set([cause.symptom, ...cause.affected.map((item) => item.service)].filter((service): service is string => !!service && service !== cause.root))];
+  const ours = services.filter((service) => kindOf(board, service) !== 'external');
+  const theirs = services.filter((service) => kindOf(board, service) === 'external');
+  const parts = [
+    ours.length > 0 ? `Affected: ${ours.join(', ')}.` : `Affected: ${cause.root}.`,
+    theirs.length > 0 && `Calls to ${theirs.join(', ')} fail.`,
+  ].filter(Boolean);
+  return parts.join(' ');
+};
+
+const demandWords = (demand: Signal): string => `${demand.substantial ? 'Demand more than doubled' : 'Requests rose'}: ${demand.description}.`;
+
+const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft => {
+  const { root, category, mechanism, suspectChange, rootSignals, affected } = cause;
+  const firstError = firstOf(rootSignals, 'errors') ?? firstOf(rootSignals, 'mentioned');
+  const firstMetric = firstOf(rootSignals, 'metric');
+  const demand = firstOf(rootSignals, 'demand');
+  const drifts = rootSignals.filter((signal) => signal.kind === 'trend').slice(0, 3);
+  const context = board.changes.filter((change) => change.kind === 'other' && change.at <= cause.rootOnset && cause.rootOnset - change.at <= CONTEXT_WINDOW_MS);
+  const alarms = cause.unexplainedAlarms.slice(0, 3);
+  const summary = [
+    cause.determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
+    mechanism?.words,
+    suspectChange && `A ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${suspectChange.summary}") came just before the trouble.`,
+    firstError && `First errors: ${firstError.description}.`,
+    firstMetric && `${firstMetric.description}.`,
+    demand && demandWords(demand),
+    drifts.length > 0 && `Building up at the same time: ${drifts.map((signal) => signal.description).join('; ')}.`,
+    (category === 'traffic' || demand) && context.length > 0 && `Changes just before the load rose: ${context.map((change) => `${change.service} at ${iso(change.at)} ("${change.summary}")`).join('; ')}.`,
+    affected.length > 0 && `Then ${affected.map((item) => `${item.service} (from ${iso(item.onset)})`).join(', ')} failed as a consequence.`,
+    !cause.determined && alarms.length > 0 && `Unexplained alarms: ${alarms.map((alarm) => `${alarm.name} (${alarm.service})`).join(', ')}.`,
+    !cause.determined && `Checked: ${checked(board)}.`,
+  ].filter(Boolean);
+
+  const runbook = board.runbooks.filter((candidate) => candidate.service === undefined || candidate.service === root).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
+  const plan = withRunbookStep(
+    remediationFor({ category, root, mechanism: mechanism?.label, change: suspectChange, callerOfRoot: cause.callerOfRoot, alreadyRestarting: cause.alreadyRestarting, heldIn: cause.heldIn, alternativeProvider: cause.alternativeProvider }),
+    runbook,
+    root,
+  );
+  const remediation = cause.determined ? plan : [...plan, { action: 'escalate' as const, target: root, detail: `The cause is not established: escalate to the owners of ${root} with the evidence above.` }];
+
+  const cited = [
+    ...(suspectChange ? [{ ref: suspectChange.ref, summary: `${suspectChange.kind} of ${suspectChange.service} at ${iso(suspectChange.at)}: ${suspectChange.summary}` }] : []),
+    ...rootSignals.filter((signal) => signal.kind !== 'transient').sort((a, b) => b.strength - a.strength).slice(0, 4).map((signal) => ({ ref: signal.ref, summary: signal.description })),
+    ...affected.slice(0, 3).flatMap((item) => {
+      const first = cause.current.filter((signal) => signal.service === item.service).sort((a, b) => a.at - b.at)[0];
+      return first ? [{ ref: first.ref, summary: `symptom: ${first.description}` }] : [];
+    }),
+    ...(runbook ? [{ ref: runbook.ref, summary: `runbook "${runbook.title}"` }] : []),
+    ...(!cause.determined && board.alarmsRef ? [{ ref: board.alarmsRef, summary: 'current alarm states' }] : []),
+  ];
+  const evidence = cited.filter((item, index) => cited.findIndex((other) => other.ref === item.ref && other.summary === item.summary) === index);
+
+  const timeline = [
+    ...(suspectChange ? [{ at: iso(suspectChange.at), event: `${suspectChange.kind} of ${suspectChange.service}: ${suspectChange.summary}` }] : []),
+    ...(Number.isFinite(cause.rootOnset) ? [{ at: iso(cause.rootOnset), event: `${root} starts failing` }] : []),
+    ...affected.slice(0, 5).filter((item) => Number.isFinite(item.onset)).map((item) => ({ at: iso(item.onset), event: `${item.service} shows symptoms` })),
+  ];
+
+  const confidence = cause.determined
+    ? Math.min(0.95, 0.45 + (suspectChange ? 0.2 : 0) + (mechanism ? 0.15 : 0) + (affected.length > 0 ? 0.1 : 0) + (cause.soleCandidate ? 0.05 : 0))
+    : 0.3;
+
+  return {
+    incident: true,
+    rootCause: { service: root, category, summary: summary.join(' ') },
+    confidence,
+    evidence,
+    remediation,
+    timeline,
+    impact: impactOf(board, cause),
+    followUps: [
+      `Confirm recovery of ${root} on the signals cited above after the remediation.`,
+      suspectChange ? `Review why the ${suspectChange.kind} of ${suspectChange.service} was not caught before production.` : `Add an alarm on the earliest signal at ${root}.`,
+    ],
+  };
+};
+
+const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDraft => {
+  const { transients, explained } = verdict;
+  const reasons = [
+    ...explained.map((item) => `alarm ${item.alarm.name} is explained: ${item.why}`),
+    ...transients.slice(0, 3).map((signal) => signal.description),
+  ];
+  const recovered = board.alarms.filter((alarm) => alarm.state === 'OK' && board.brief.includes(alarm.name));
+  const summary = [
+    'No incident.',
+    recovered.length > 0 && `Alarm ${recovered.map((alarm) => alarm.name).join(', ')} is back to OK.`,
+    reasons.length > 0 ? `${reasons.join('; ')}.` : 'No alarm is in ALARM and no service shows errors, failing dependencies or degraded metrics in the evidence.',
+    'Nothing is failing now.',
+  ].filter(Boolean);
+  const refs = [
+    ...explained.map((item) => ({ ref: item.ref, summary: `explains ${item.alarm.name}: ${item.why}` })),
+    ...transients.map((signal) => ({ ref: signal.ref, summary: signal.description })),
+    ...(board.alarmsRef ? [{ ref: board.alarmsRef, summary: 'current alarm states' }] : []),
+  ];
+  return {
+    incident: false,
+    rootCause: { service: verdict.symptom ?? transients[0]?.service ?? 'none', category: 'none', summary: summary.join(' ') },
+    confidence: reasons.length > 0 || recovered.length > 0 ? 0.7 : 0.6,
+    evidence: refs.slice(0, 5),
+    remediation: [],
+    timeline: transients.slice(0, 5).map((signal) => ({ at: iso(signal.at), event: signal.description })),
+    impact: 'None found.',
+    followUps: transients.length > 0 ? ['Consider tuning the alarm (longer evaluation period or more datapoints to alarm) so brief spikes do not page.'] : [],
+  };
+};
+
+/** With nothing to look at, the honest answer is "could not tell": a human takes over. */
+const noEvidenceDraft = (symptom: string | undefined): FindingDraft => ({
+  incident: true,
+  rootCause: { service: symptom ?? 'unknown', category: 'none', summary: 'Cause undetermined: no logs, metrics, traces or alarms were available, so the cause could not be determined from evidence.' },
+  confidence: 0.1,
+  evidence: [],
+  remediation: [{ action: 'escalate', target: symptom ?? 'on-call', detail: 'Investigate by hand; connect data sources so the agent can see logs and metrics.' }],
+  timeline: [],
+  impact: 'Unknown.',
+  followUps: ['Connect log, metric and change sources to the agent.'],
+});
+
+export const writeFinding = (board: EvidenceBoard, inference: CauseInference): FindingDraft => {
+  switch (inference.verdict) {
+    case 'incident':
+      return incidentDraft(board, inference);
+    case 'healthy':
+      return healthyDraft(board, inference);
+    case 'no-evidence':
+      return noEvidenceDraft(inference.symptom);
+  }
+};

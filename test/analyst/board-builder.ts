@@ -1,0 +1,31 @@
+import { emptyBoard, recordResult, type EvidenceBoard } from '../../lib/analyst/evidence-board.ts';
+
+/** Synthetic evidence, read through the same tool contracts as real tool results. */
+export interface SyntheticEvidence {
+  brief?: string;
+  services?: { name: string; kind?: string; dependsOn?: string[] }[];
+  alarms?: { name: string; service: string; state: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA'; since?: string; reason?: string }[];
+  logs?: { service: string; timestamp: string; level: string; message: string }[];
+  metrics?: { service: string; name: string; points: [string, number][] }[];
+  changes?: { service: string; timestamp: string; kind: string; summary: string }[];
+}
+
+export const boardFrom = (evidence: SyntheticEvidence): EvidenceBoard => {
+  const board = emptyBoard(evidence.brief ?? 'Scheduled health sweep');
+  board.asked.add('survey');
+  if (evidence.services) recordResult(board, 'get_dependencies', 'E1', { available: true, services: evidence.services.map((service) => ({ dependsOn: [], calledBy: [], ...service })) });
+  if (evidence.alarms) recordResult(board, 'list_alarms', 'E2', { available: true, alarms: evidence.alarms });
+  if (evidence.changes) recordResult(board, 'list_changes', 'E3', { available: true, changes: evidence.changes });
+  if (evidence.logs) recordResult(board, 'query_logs', 'E4', { available: true, matched: evidence.logs.length, lines: evidence.logs, templates: [] });
+  if (evidence.metrics) recordResult(board, 'get_metrics', 'E5', { available: true, series: evidence.metrics });
+  return board;
+};
+
+const MINUTE = 60_000;
+
+/** An ISO timestamp `minutes` after `start`. */
+export const at = (start: string, minutes: number): string => new Date(Date.parse(start) + minutes * MINUTE).toISOString();
+
+/** One point a minute from `start`, the value from `valueAt(minute)`. */
+export const series = (start: string, minutes: number, valueAt: (minute: number) => number): [string, number][] =>
+  Array.from({ length: minutes }, (_, minute) => [at(start, minute), valueAt(minute)]);

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { remediationFor, withRunbookStep } from '../../lib/analyst/remediation-plan.ts';
+
+const actions = (steps: { action: string; target: string }[]) => steps.map((step) => `${step.action} ${step.target}`);
+
+describe('remediation plan', () => {
+  it('a held resource is released by restarting its holder', () => {
+    expect(actions(remediationFor({ category: 'resource-exhaustion', root: 'batch', mechanism: 'connections', alreadyRestarting: false }))).toEqual(['restart batch', 'apply-fix batch']);
+  });
+
+  it('a consumed resource (storage) or a holder the platform already restarts needs headroom, not a restart', () => {
+    expect(actions(remediationFor({ category: 'resource-exhaustion', root: 'db', mechanism: 'disk', alreadyRestarting: false }))).toEqual(['scale db', 'apply-fix db']);
+    expect(actions(remediationFor({ category: 'resource-exhaustion', root: 'svc', mechanism: 'memory', alreadyRestarting: true }))).toEqual(['scale svc', 'apply-fix svc']);
+  });
+
+  it('bad input still held in a queue is moved out before the producer is fixed', () => {
+    expect(actions(remediationFor({ category: 'data', root: 'producer', alreadyRestarting: false, heldIn: 'jobs-queue' }))).toEqual(['apply-fix jobs-queue', 'apply-fix producer']);
+  });
+
+  it('a rate-limited provider is routed around when the caller has another, else the calls are slowed', () => {
+    const base = { category: 'external' as const, root: 'sms-a', mechanism: 'throttling', callerOfRoot: 'sender', alreadyRestarting: false };
+    expect(actions(remediationFor({ ...base, alternativeProvider: true }))).toEqual(['failover sender', 'escalate sms-a']);
+    expect(actions(remediationFor({ ...base, alternativeProvider: false }))).toEqual(['limit-traffic sender', 'escalate sms-a']);
+  });
+
+  it('a runbook restart adds nothing after a rollback', () => {
+    const plan = remediationFor({ category: 'deploy', root: 'api', alreadyRestarting: false });
+    const runbook = { ref: 'R1', id: 'rb', title: 'API rollback', steps: ['Roll back to the previous task definition', 'Restart the service'] };
+    expect(actions(withRunbookStep(plan, runbook, 'api'))).toEqual(['rollback api']);
+  });
+});
