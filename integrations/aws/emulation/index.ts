@@ -1,9 +1,11 @@
 import { cloudTrailEmulation } from './cloudtrail.ts';
 import { cloudWatchEmulation } from './cloudwatch.ts';
 import { ecsEmulation } from './ecs.ts';
+import { ecsActivityEmulation } from './ecs-activity.ts';
 import type { ServiceEmulation } from './emulator.ts';
 import { lambdaEmulation } from './lambda.ts';
 import { logsEmulation } from './logs.ts';
+import { rdsEmulation } from './rds.ts';
 import { s3Emulation } from './s3.ts';
 import { taggingEmulation } from './tagging.ts';
 import { xrayGraphEmulation } from './xray-graph.ts';
@@ -19,7 +21,8 @@ export const scenarioEmulations: ReadonlyMap<string, ServiceEmulation> = new Map
   ['LambdaClient', lambdaEmulation],
   ['CloudWatchLogsClient', logsEmulation],
   ['ResourceGroupsTaggingAPIClient', taggingEmulation],
-  ['ECSClient', ecsEmulation],
+  ['ECSClient', { ...ecsEmulation, ...ecsActivityEmulation }],
+  ['RDSClient', rdsEmulation],
   ['XRayClient', { ...xrayGraphEmulation, ...xrayTracesEmulation }],
   ['S3Client', s3Emulation],
 ]);
