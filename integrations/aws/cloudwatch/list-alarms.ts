@@ -57,12 +57,11 @@ const serviceNamedIn = (alarmName: string, serviceNames: readonly string[]): str
 const NAMING_DIMENSIONS = ['Service', 'ServiceName', 'FunctionName', 'DBInstanceIdentifier', 'DBClusterIdentifier', 'TableName', 'QueueName', 'TopicName', 'ApiName', 'TargetGroup', 'LoadBalancer'];
 
 const resourceNamedBy = (dimensionSets: readonly Record<string, string>[]): string | undefined => {
-  for (const key of NAMING_DIMENSIONS) {
-    const value = dimensionSets.find((dimensions) => dimensions[key] !== undefined)?.[key];
-    // `targetgroup/<name>/<id>` and `app/<name>/<id>` name the resource in the middle.
-    if (value !== undefined) return /^(?:targetgroup|app|net)\/([^/]+)\//.exec(value)?.[1] ?? value;
-  }
-  return undefined;
+  const value =
+    NAMING_DIMENSIONS.map((key) => dimensionSets.find((dimensions) => dimensions[key] !== undefined)?.[key]).find((named) => named !== undefined) ??
+    dimensionSets.map((dimensions) => Object.values(dimensions)[0]).find((first) => first !== undefined);
+  // `targetgroup/<name>/<id>` and `app/<name>/<id>` name the resource in the middle.
+  return value === undefined ? undefined : (/^(?:targetgroup|app|net)\/([^/]+)\//.exec(value)?.[1] ?? value);
 };
 
 /** The service an alarm watches: by its metric's dimensions, else its ARN's tags, else its name, else the resource it watches. */

@@ -8,6 +8,7 @@ import { scenarioEmulations } from '../../../integrations/aws/emulation/index.ts
 import { emulatedMetrics } from '../../../integrations/aws/emulation/cloudwatch.ts';
 import { dimensionsOf, serviceArnOf } from '../../../integrations/aws/emulation/service-identity.ts';
 import { awsToolSettings } from '../../../integrations/aws/settings.ts';
+import { taggedCatalog } from '../../../integrations/aws/catalog/tagged-catalog.ts';
 import type { AwsToolDependencies, AwsToolFactory } from '../../../integrations/aws/tools.ts';
 import type { Scenario } from '../../../lib/domain/scenario.ts';
 import { Toolbox } from '../../../lib/tools/toolbox.ts';
@@ -59,12 +60,18 @@ export const environmentCatalog = (recorded: RecordedEnvironment): ServiceCatalo
   };
 };
 
-/** The AWS tool and the replay tool of one contract, over the same scenario: the AWS one answered by the emulation. */
-export const emulatedAndReplayed = (scenario: Scenario, factory: AwsToolFactory) => {
+/**
+ * The AWS tool and the replay tool of one contract, over the same scenario: the AWS one answered by the emulation,
+ * with the tagged catalog over the emulated Tagging API, or (`recorded`) the stand-in above, which also knows the
+ * services a scenario gives no ARN (kinds `other`, `external`, `ec2`) and every recorded metric's dimensions.
+ */
+export const emulatedAndReplayed = (scenario: Scenario, factory: AwsToolFactory, catalogKind: 'tagged' | 'recorded' = 'tagged') => {
   const now = new Date(scenario.now);
   const recorded = new RecordedEnvironment(scenario.environment, now);
   const clients = new AwsClients(scenario.environment.region ?? 'us-east-1', { kind: 'emulated', environment: recorded, emulations: scenarioEmulations });
-  const dependencies: AwsToolDependencies = { clients, catalog: environmentCatalog(recorded), settings: awsToolSettings.parse({}) };
+  const settings = awsToolSettings.parse({});
+  const catalog = catalogKind === 'tagged' ? taggedCatalog(clients, settings) : environmentCatalog(recorded);
+  const dependencies: AwsToolDependencies = { clients, catalog, settings, paced: false };
   const aws = new Toolbox([factory(dependencies)]);
   const replay = new Toolbox(scenarioTools(scenario.environment, now));
   const run = async (toolbox: Toolbox, name: string, args: Record<string, unknown>) => {

@@ -141,7 +141,8 @@ describe('get_metrics through the emulation, against the replay tool', () => {
   // A scenario may record one metric under two statistics; the AWS tool reads each metric once, with one statistic.
   // A series recorded without dimensions gets its service's on CloudWatch, so it is matched by service and name.
   it.each(bundledScenarios().map((scenario) => [scenario.id, scenario] as const))('%s: the same metrics with the same points', async (_id, scenario) => {
-    const tools = emulatedAndReplayed(scenario, getMetrics);
+    // The recorded catalog: the tagged one knows a service's metrics only by its ARN's dimensions or its name inside a dimension value.
+    const tools = emulatedAndReplayed(scenario, getMetrics, 'recorded');
     const replayed = (await tools.replay('get_metrics')).series as Series[];
     const emulated = (await tools.aws('get_metrics')).series as Series[];
     const emulatedKeys = new Set(emulated.map(keyOf));
