@@ -32,6 +32,9 @@ const sweepRateMinutes = numberContext(app, 'sweepRateMinutes');
 const webhookSecretArn = stringContext(app, 'webhookSecretArn');
 const maxRunning = numberContext(app, 'maxRunning');
 const groupWindowMinutes = numberContext(app, 'groupWindowMinutes');
+/** `awsTools` is an object in cdk.json, or JSON text from `-c awsTools='{...}'`. */
+const awsToolsContext: unknown = app.node.tryGetContext('awsTools');
+const awsTools = typeof awsToolsContext === 'string' ? (JSON.parse(awsToolsContext) as SreAgentStackProps['awsTools']) : (awsToolsContext as SreAgentStackProps['awsTools']);
 
 new SreAgentStack(app, 'SreAgent', {
   ...props,
@@ -44,6 +47,7 @@ new SreAgentStack(app, 'SreAgent', {
   ...(webhookSecretArn !== undefined ? { webhookSecretArn } : {}),
   ...(maxRunning !== undefined ? { maxRunning } : {}),
   ...(groupWindowMinutes !== undefined ? { groupWindowMinutes } : {}),
+  ...(awsTools !== undefined && awsTools !== null ? { awsTools } : {}),
 });
 
 // cdk-nag 3 is a CDK validation plugin (v2's Aspects.of(app).add(...) no longer applies): an

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { awsToolSettings } from '../integrations/aws/settings.ts';
+import { investigationToolStatements } from './tool-permissions.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -59,6 +62,8 @@ export interface SreAgentStackProps extends StackProps {
   readonly maxRunning?: number;
   /** Minutes a storm group stays open after its last trigger. Default 30. */
   readonly groupWindowMinutes?: number;
+  /** The AWS tools: which are enabled, how services map to resources, the cross-account role (see README). Default: all tools, tag `service`. */
+  readonly awsTools?: z.input<typeof awsToolSettings>;
 }
 
 interface StepSettings {
@@ -166,6 +171,8 @@ export class SreAgentStack extends Stack {
       ...(props.maxRunning === undefined ? {} : { maxRunning: props.maxRunning }),
       ...(props.groupWindowMinutes === undefined ? {} : { groupWindowMinutes: props.groupWindowMinutes }),
     };
+    const toolSettings = awsToolSettings.safeParse(props.awsTools ?? {});
+    if (!toolSettings.success) throw new Error(`SreAgentStack: awsTools is not valid: ${z.prettifyError(toolSettings.error)}`);
     const modelProvider = props.modelProvider ?? DEFAULT_MODEL;
     const modelName = props.modelName ?? DEFAULT_MODEL;
     const modelSecretArn = props.modelSecretArn;
@@ -274,6 +281,12 @@ export class SreAgentStack extends Stack {
         RETENTION_DAYS: String(retention),
         NODE_OPTIONS: '--enable-source-maps',
       };
+      if (step === 'plan' || step === 'run-tools') {
+        environment['SRE_AGENT_AWS_TOOLS'] = JSON.stringify(toolSettings.data);
+        environment['STACK_ACCOUNT_ID'] = this.account;
+      }
+      // Only the step that runs tools calls AWS APIs on the investigation's behalf.
+      if (step === 'run-tools') for (const statement of investigationToolStatements(this, toolSettings.data)) role.addToPrincipalPolicy(statement);
       if (step === 'publish') {
         environment['NOTIFICATION_TOPIC_ARN'] = this.topic.topicArn;
         role.addToPrincipalPolicy(

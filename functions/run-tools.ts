@@ -6,7 +6,8 @@ export const handler = stepHandler(
   'run-tools',
   async (environment) => {
     const core = coreFrom(environment);
-    return { ...core, tools: toolSourceFrom(environment, core.store) };
+    const { maxToolCallsPerTurn } = environment.investigation();
+    return { ...core, tools: toolSourceFrom(environment, core.store), ...(maxToolCallsPerTurn === undefined ? {} : { maxToolCallsPerTurn }) };
   },
   runTools,
 );

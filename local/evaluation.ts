@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from '../lib/domain/scenario.ts';
 import { grade, type Grade } from '../lib/evaluation/grader.ts';
 import type { ModelPort } from '../lib/model/port.ts';
 import type { InvestigationBudget } from '../lib/workflow/budget.ts';
-import { parseScenarioText, ScenarioError } from './scenario-files.ts';
+import { parseScenarioText, readScenarioFile, ScenarioError } from './scenario-files.ts';
 import { investigateScenario, type InvestigationOptions, type LocalSession } from './session.ts';
 
 export interface ScenarioResult {
@@ -43,7 +43,7 @@ export const loadScenarioDirectory = (directory: string): { scenarios: Scenario[
   const files = readdirSync(directory).filter((name) => name.endsWith('.json')).sort();
   for (const file of files) {
     try {
-      scenarios.push(parseScenarioText(readFileSync(join(directory, file), 'utf8'), file));
+      scenarios.push(parseScenarioText(readScenarioFile(join(directory, file), file), file));
     } catch (error) {
       skipped.push({ file, problems: error instanceof ScenarioError ? error.problems : [String(error)] });
     }
@@ -71,7 +71,7 @@ export const evaluateScenario = async (
   session: Pick<LocalSession, 'store' | 'notifier'>,
   scenario: Scenario,
   model: ModelPort,
-  options: Pick<InvestigationOptions, 'budget' | 'tools'> = {},
+  options: Pick<InvestigationOptions, 'budget' | 'tools' | 'maxToolCallsPerTurn'> = {},
 ): Promise<ScenarioResult> => {
   const started = Date.now();
   try {

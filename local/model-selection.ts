@@ -7,18 +7,19 @@ import { investigationSettingsFromEnv } from '../lib/workflow/settings.ts';
 
 /**
  * The model a local run uses (the configured provider chain, or the offline analyst when none is
- * set), its budget and the masking options, all from the environment.
+ * set), its budget, the masking options and the per-turn tool-call cap, all from the environment.
  */
 export const selectModel = async (
   provider?: string,
   env: Record<string, string | undefined> = process.env,
-): Promise<{ model: ModelPort; budget: InvestigationBudget; masking?: MaskingOptions }> => {
+): Promise<{ model: ModelPort; budget: InvestigationBudget; masking?: MaskingOptions; maxToolCallsPerTurn?: number }> => {
   const config = modelConfigFromEnv(provider === undefined ? env : { ...env, SRE_AGENT_MODEL_PROVIDER: provider });
-  const { maxWallMs, masking } = investigationSettingsFromEnv(env);
+  const { maxWallMs, masking, maxToolCallsPerTurn } = investigationSettingsFromEnv(env);
   const model = await createModelFromConfig(config);
   return {
     model: model === 'offline' ? new OfflineAnalyst() : model,
     budget: { ...config.budget, ...(maxWallMs === undefined ? {} : { maxWallMs }) },
     ...(masking ? { masking } : {}),
+    ...(maxToolCallsPerTurn === undefined ? {} : { maxToolCallsPerTurn }),
   };
 };

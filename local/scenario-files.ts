@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { scenario as scenarioSchema, type Scenario } from '../lib/domain/scenario.ts';
+import { investigableScenario, scenario as scenarioSchema, type InvestigableScenario, type Scenario } from '../lib/domain/scenario.ts';
 
 export const BUNDLED_SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
 
@@ -30,17 +30,23 @@ const jsonPath = (path: readonly PropertyKey[]): string =>
 export const describeIssues = (error: z.ZodError): string[] =>
   error.issues.map((issue) => `${jsonPath(issue.path)}: ${issue.message}`);
 
-export const parseScenarioText = (text: string, source: string): Scenario => {
+const parseWith = <S extends z.ZodType>(schema: S, text: string, source: string): z.infer<S> => {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new ScenarioError(source, [`not valid JSON (${error instanceof Error ? error.message : String(error)})`]);
   }
-  const parsed = scenarioSchema.safeParse(value);
+  const parsed = schema.safeParse(value);
   if (!parsed.success) throw new ScenarioError(source, describeIssues(parsed.error));
   return parsed.data;
 };
+
+/** A scenario with its answer key (`truth`), as `eval` grades it. */
+export const parseScenarioText = (text: string, source: string): Scenario => parseWith(scenarioSchema, text, source);
+
+/** A scenario to investigate: `truth` may be absent. */
+export const parseInvestigableScenarioText = (text: string, source: string): InvestigableScenario => parseWith(investigableScenario, text, source);
 
 const megabytes = (bytes: number): string => `${Math.floor((bytes / 1024 / 1024) * 10) / 10} MB`;
 
@@ -63,12 +69,12 @@ export const bundledScenarioIds = (): string[] =>
         .sort()
     : [];
 
-/** A path to a scenario file, or the id of a bundled scenario. */
-export const loadScenario = (fileOrId: string): Scenario => {
+/** A path to a scenario file, or the id of a bundled scenario, to investigate (its answer key is not needed). */
+export const loadScenario = (fileOrId: string): InvestigableScenario => {
   const asPath = resolve(fileOrId);
-  if (existsSync(asPath) && statSync(asPath).isFile()) return parseScenarioText(readScenarioFile(asPath, fileOrId), fileOrId);
+  if (existsSync(asPath) && statSync(asPath).isFile()) return parseInvestigableScenarioText(readScenarioFile(asPath, fileOrId), fileOrId);
   const bundled = join(BUNDLED_SCENARIOS_DIR, `${fileOrId}.json`);
-  if (/^[a-z0-9-]+$/.test(fileOrId) && existsSync(bundled)) return parseScenarioText(readScenarioFile(bundled, bundled), bundled);
+  if (/^[a-z0-9-]+$/.test(fileOrId) && existsSync(bundled)) return parseInvestigableScenarioText(readScenarioFile(bundled, bundled), bundled);
   throw new ScenarioError(fileOrId, [
     `no such file, and no bundled scenario with that id. Bundled ids: ${bundledScenarioIds().join(', ') || 'none'}`,
   ]);

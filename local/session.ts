@@ -63,14 +63,19 @@ export interface InvestigationOptions {
   onProgress?: (line: string) => void;
   budget?: InvestigationBudget;
   masking?: MaskingOptions;
+  maxToolCallsPerTurn?: number;
   tools?: ToolChoice;
   /** A real trigger to investigate instead of the scenario's own. */
   trigger?: Trigger;
 }
 
-const awsSource = (store: InvestigationStore, home: { accountId?: string; region?: string }) => {
+/** Where an emulated account keeps the recorded environment's runbooks, when the settings name no other place. */
+const EMULATED_RUNBOOKS = 's3://recorded-environment/runbooks/';
+
+const awsSource = (store: InvestigationStore, home: { accountId?: string; region?: string }, { emulated = false } = {}) => {
   const { settings, home: configured } = stackEnvironment({ ...process.env, AWS_REGION: home.region ?? process.env.AWS_REGION ?? 'us-east-1' }).awsTools();
-  return awsToolSource({ store, settings, home: { ...configured, ...(home.accountId ? { accountId: home.accountId } : {}) } });
+  const runbooks = emulated && settings.runbooks.directory === undefined && settings.runbooks.s3Uri === undefined ? { s3Uri: EMULATED_RUNBOOKS } : settings.runbooks;
+  return awsToolSource({ store, settings: { ...settings, runbooks }, home: { ...configured, ...(home.accountId ? { accountId: home.accountId } : {}) } });
 };
 
 const runInvestigation = async (
@@ -89,6 +94,7 @@ const runInvestigation = async (
     notifier: session.notifier,
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.masking ? { masking: options.masking } : {}),
+    ...(options.maxToolCallsPerTurn === undefined ? {} : { maxToolCallsPerTurn: options.maxToolCallsPerTurn }),
   };
   const execution = await runWorkflowLocally({
     dependencies,
@@ -117,7 +123,7 @@ export const investigateScenario = async (
   const trigger = options.trigger ?? scenario.trigger;
   if (options.tools === 'aws') {
     const origin = { ...triggerOrigin(trigger), ...(scenario.environment.accountId ? { accountId: scenario.environment.accountId } : {}), ...(scenario.environment.region ? { region: scenario.environment.region } : {}) };
-    return runInvestigation(session, trigger, { kind: 'aws', emulatedSnapshot: snapshot, ...origin }, awsSource(session.store, origin), model, options);
+    return runInvestigation(session, trigger, { kind: 'aws', emulatedSnapshot: snapshot, ...origin }, awsSource(session.store, origin, { emulated: true }), model, options);
   }
   return runInvestigation(session, trigger, { kind: 'scenario-replay', snapshot }, new ScenarioReplaySource(session.store), model, options);
 };

@@ -4,8 +4,7 @@ import type { InvestigationStore } from '../../lib/store/port.ts';
 import type { ToolSource } from '../../lib/tools/source.ts';
 import type { ToolDefinition } from '../../lib/tools/tool.ts';
 import { Toolbox } from '../../lib/tools/toolbox.ts';
-import { replaySnapshot } from '../scenario/index.ts';
-import { RecordedEnvironment } from '../scenario/recorded-environment.ts';
+import { RecordedSnapshots } from '../scenario/recorded-snapshots.ts';
 import type { ServiceCatalog } from './catalog.ts';
 import { assumedRoleCredentials, AwsClients, type AwsBackend } from './clients.ts';
 import { scenarioEmulations } from './emulation/index.ts';
@@ -23,7 +22,11 @@ export interface AwsToolSourceOptions {
 
 /** Serves the AWS tools for one investigation, against its account, live or answered from a recorded environment. */
 export class AwsToolSource implements ToolSource {
-  constructor(private readonly options: AwsToolSourceOptions) {}
+  private readonly snapshots: RecordedSnapshots;
+
+  constructor(private readonly options: AwsToolSourceOptions) {
+    this.snapshots = new RecordedSnapshots(options.store);
+  }
 
   async load(investigation: Investigation): Promise<{ toolbox: Toolbox; now: Date }> {
     const ref = investigation.toolSource;
@@ -33,11 +36,9 @@ export class AwsToolSource implements ToolSource {
     let backend: AwsBackend;
     let now: Date;
     if (ref.emulatedSnapshot !== undefined) {
-      const stored = await this.options.store.snapshot(ref.emulatedSnapshot);
-      if (stored === undefined) throw new Error(`recorded environment ${ref.emulatedSnapshot} is missing from the store`);
-      const recorded = replaySnapshot.parse(stored);
-      now = new Date(recorded.now);
-      backend = { kind: 'emulated', environment: new RecordedEnvironment(recorded.environment, now), emulations: scenarioEmulations };
+      const recorded = await this.snapshots.load(ref.emulatedSnapshot);
+      now = recorded.now;
+      backend = { kind: 'emulated', environment: recorded, emulations: scenarioEmulations };
     } else {
       now = new Date();
       const crossAccount = ref.accountId !== undefined && home.accountId !== undefined && ref.accountId !== home.accountId;

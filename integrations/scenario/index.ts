@@ -18,8 +18,10 @@ export const replaySnapshot = z.object({ now: z.string(), environment: environme
 export type ReplaySnapshot = z.infer<typeof replaySnapshot>;
 
 /** The tools over a recorded environment: the read-only ones, analyze_incident over them, and the remediation tools (recorded, never executed). */
-export const scenarioTools = (environment: Environment, now: Date): ToolDefinition[] => {
-  const recorded = new RecordedEnvironment(environment, now);
+export const scenarioTools = (environment: Environment, now: Date): ToolDefinition[] => recordedEnvironmentTools(new RecordedEnvironment(environment, now));
+
+/** The read-only tools over an already indexed recorded environment. */
+export const recordedEnvironmentTools = (recorded: RecordedEnvironment): ToolDefinition[] => {
   const tools = [
     listAlarms(recorded),
     getDependencies(recorded),

@@ -23,13 +23,13 @@ export const evalCommand = (): Command =>
       for (const { file, problems } of skipped) {
         process.stderr.write(`skipped ${file}: invalid scenario\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`);
       }
-      const { model, budget } = await selectModel(options.provider);
+      const { model, budget, maxToolCallsPerTurn } = await selectModel(options.provider);
       const session = await openLocalSession(options.dataDir ?? null);
       const results: ScenarioResult[] = [];
       try {
         for (const scenario of scenarios) {
           for (let run = 1; run <= options.repeat; run += 1) {
-            const result = options.baseline ? await evaluateBaseline(scenario, model) : await evaluateScenario(session, scenario, model, { tools: options.tools, ...(budget ? { budget } : {}) });
+            const result = options.baseline ? await evaluateBaseline(scenario, model) : await evaluateScenario(session, scenario, model, { tools: options.tools, budget, ...(maxToolCallsPerTurn === undefined ? {} : { maxToolCallsPerTurn }) });
             results.push(result);
             process.stderr.write(`${result.id}${options.repeat > 1 ? ` #${run}` : ''}: ${result.score.toFixed(2)}${result.error ? ` (error: ${result.error})` : ''}${result.notes ? ` [${result.notes.join('; ')}]` : ''}\n`);
           }

@@ -51,7 +51,7 @@ export const investigateCommand = (setExitCode: (code: number) => void): Command
         });
       }
       const scenario = options.scenario === undefined ? undefined : loadScenario(options.scenario);
-      const { model, budget, masking } = await selectModel(options.provider);
+      const { model, budget, masking, maxToolCallsPerTurn } = await selectModel(options.provider);
       const session = await openLocalSession(options.dataDir);
       try {
         const investigationOptions = {
@@ -59,6 +59,7 @@ export const investigateCommand = (setExitCode: (code: number) => void): Command
           budget,
           tools: options.tools,
           ...(masking ? { masking } : {}),
+          ...(maxToolCallsPerTurn === undefined ? {} : { maxToolCallsPerTurn }),
           ...(options.event ? { trigger: options.event } : {}),
           onProgress: (line: string) => process.stderr.write(`${line}\n`),
         };

@@ -1,0 +1,68 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { awsToolIamActions } from '../../integrations/aws/index.ts';
+import { awsToolSettings } from '../../integrations/aws/settings.ts';
+import { SreAgentStack, type SreAgentStackProps } from '../../cdk/sre-agent-stack.ts';
+import { stepNames, type StepName } from '../../lib/workflow/control.ts';
+import { cdkJsonContext } from './cdk-context.ts';
+
+type Statement = { Action: string | string[]; Resource?: unknown; Sid?: string };
+
+/** Every statement of each step function's role, by step. */
+const statementsByStep = (props: SreAgentStackProps = {}): Record<StepName, Statement[]> => {
+  const app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
+  const template = Template.fromStack(new SreAgentStack(app, 'ToolPermissions', { env: { account: '123456789012', region: 'us-east-1' }, ...props }));
+  const functions = template.findResources('AWS::Lambda::Function');
+  const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+  const byStep = {} as Record<StepName, Statement[]>;
+  for (const step of stepNames) {
+    const fn = Object.values(functions).find((resource) => resource.Properties.Description === `sre-agent step ${step}`);
+    const roleRef = JSON.stringify(fn?.Properties.Role);
+    const roleId = /"Fn::GetAtt":\["([^"]+)"/.exec(roleRef)?.[1];
+    byStep[step] = policies
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+  }
+  return byStep;
+};
+
+const actionsOf = (statements: readonly Statement[]): string[] => statements.flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]));
+
+describe('the AWS tools\' permissions', () => {
+  const defaults = awsToolIamActions(awsToolSettings.parse({}));
+  const statements = statementsByStep();
+
+  it('grants the tool-running function exactly the enabled tools\' declared actions, no * action', () => {
+    expect(defaults.length).toBeGreaterThan(10);
+    const granted = actionsOf(statements['run-tools'].filter((statement) => statement.Sid?.startsWith('InvestigationTools')));
+    expect([...new Set(granted)].sort()).toEqual(defaults);
+    for (const action of actionsOf(statements['run-tools'])) expect(action).not.toMatch(/\*/);
+  });
+
+  it('gives no other step any tool action', () => {
+    for (const step of stepNames.filter((name) => name !== 'run-tools')) {
+      const leaked = actionsOf(statements[step]).filter((action) => defaults.includes(action) && !action.startsWith('logs:Create') && !action.startsWith('logs:Put'));
+      expect(leaked, step).toEqual([]);
+    }
+  });
+
+  it('narrows Logs Insights queries to log groups', () => {
+    const startQuery = statements['run-tools'].find((statement) => actionsOf([statement]).includes('logs:StartQuery'));
+    expect(JSON.stringify(startQuery?.Resource)).toContain(':log-group:*');
+  });
+
+  it('follows the settings: fewer tools, fewer actions; a cross-account role may be assumed', () => {
+    const narrow = statementsByStep({ awsTools: { enabledTools: ['list_alarms', 'get_metrics'], crossAccount: { roleName: 'sre-agent-read-only' } } });
+    const granted = actionsOf(narrow['run-tools'].filter((statement) => statement.Sid?.startsWith('InvestigationTools')));
+    expect(granted.every((action) => action.startsWith('cloudwatch:') || action.startsWith('tag:') || action.startsWith('ecs:'))).toBe(true);
+    expect(granted).not.toContain('logs:StartQuery');
+    const assume = narrow['run-tools'].find((statement) => statement.Sid === 'AssumeCrossAccountReadOnlyRole');
+    expect(assume?.Action).toBe('sts:AssumeRole');
+    expect(JSON.stringify(assume?.Resource)).toContain(':role/sre-agent-read-only');
+  });
+
+  it('refuses settings that do not parse, naming the field', () => {
+    expect(() => statementsByStep({ awsTools: { enabledTools: ['no_such_tool' as never] } })).toThrow(/awsTools is not valid[\s\S]*enabledTools/);
+  });
+});
