@@ -5,6 +5,7 @@ import { realTiming, type SpacerTiming } from './changes/request-spacer.ts';
 import { defaultInsightsTiming } from './logs/insights-runner.ts';
 import { defaultLimiterOptions } from './logs/query-limiter.ts';
 import { getMetrics } from './cloudwatch/get-metrics.ts';
+import { describeService } from './resources/describe-service.ts';
 import { listAlarms } from './cloudwatch/list-alarms.ts';
 import { queryLogs } from './logs/query-logs.ts';
 import { searchRunbooks } from './runbooks/search-runbooks.ts';
@@ -32,6 +33,7 @@ export const awsToolFactories: Readonly<Record<string, AwsToolFactory>> = {
     ),
   get_metrics: getMetrics,
   get_traces: getTraces,
+  describe_service: describeService,
   search_runbooks: searchRunbooks,
 };
 
