@@ -16,6 +16,8 @@ export const workflowStateSteps = {
   Plan: 'plan',
   CallModel: 'call-model',
   RunTools: 'run-tools',
+  AwaitApproval: 'request-approval',
+  ResolveApproval: 'resolve-approval',
   WriteFinding: 'write-finding',
   Publish: 'publish',
   RecordFailure: 'record-failure',
@@ -26,12 +28,19 @@ export type StateName = keyof typeof workflowStateSteps;
 export const workflowControlStates = {
   toolCallsOrAnswer: 'ToolCallsOrAnswer',
   iterationCap: 'IterationCap',
+  approvalNeeded: 'ApprovalNeeded',
   askForFinalAnswer: 'AskForFinalAnswer',
   done: 'Done',
   failed: 'InvestigationFailed',
 } as const;
 
 export const DEFAULT_MAX_ITERATIONS = 8;
+
+/** How long a proposed action waits for a human before it expires. */
+export const DEFAULT_APPROVAL_TIMEOUT = Duration.minutes(30);
+
+/** What ends an approval wait without a decision: the state's own timeouts, and a rejection's SendTaskFailure. */
+export const APPROVAL_WAIT_ERRORS = ['States.Timeout', 'States.HeartbeatTimeout', 'ApprovalRejected'] as const;
 
 /** Errors the Lambda service (not the handler) raises; these are safe to retry. */
 export const LAMBDA_SERVICE_ERRORS = [
@@ -51,13 +60,17 @@ export interface InvestigationWorkflowProps {
   readonly maxIterations?: number;
   /** Destination of the state machine's execution logs. Default: a new log group (one month retention). */
   readonly logGroup?: logs.ILogGroup;
+  /** How long an approval waits (the state's TimeoutSeconds; the record's expiry). Default 30 minutes. */
+  readonly approvalTimeout?: Duration;
+  /** The approval state's HeartbeatSeconds, when the deciding side sends heartbeats. Default none. */
+  readonly approvalHeartbeat?: Duration;
   /** X-Ray tracing of executions. Default true. */
   readonly tracing?: boolean;
 }
 
 /**
  * The investigation loop as a Standard Step Functions state machine:
- * StartInvestigation → Plan → CallModel ⇄ RunTools (capped) → WriteFinding → Publish → Done,
+ * StartInvestigation → Plan → CallModel ⇄ RunTools (→ AwaitApproval → ResolveApproval, one call at a time) (capped) → WriteFinding → Publish → Done,
  * with every task's failure routed to RecordFailure → InvestigationFailed.
  *
  * Workflow state carries ids and small control fields only; each Lambda result replaces the state.
@@ -132,6 +145,25 @@ export class InvestigationWorkflow extends Construct {
     const plan = guarded(task('Plan'));
     const callModel = guarded(task('CallModel'));
     const runTools = guarded(task('RunTools'));
+    const resolveApproval = guarded(task('ResolveApproval'));
+    const approvalTimeout = props.approvalTimeout ?? DEFAULT_APPROVAL_TIMEOUT;
+    // The Lambda writes the approval record with the token; the state then waits for SendTaskSuccess/Failure.
+    const awaitApproval = new tasks.LambdaInvoke(this, 'AwaitApproval', {
+      lambdaFunction: props.steps['request-approval'],
+      integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
+      payload: sfn.TaskInput.fromObject({
+        state: sfn.JsonPath.entirePayload,
+        taskToken: sfn.JsonPath.taskToken,
+        expiresInSeconds: approvalTimeout.toSeconds(),
+      }),
+      resultPath: sfn.JsonPath.DISCARD,
+      taskTimeout: sfn.Timeout.duration(approvalTimeout),
+      ...(props.approvalHeartbeat ? { heartbeatTimeout: sfn.Timeout.duration(props.approvalHeartbeat) } : {}),
+    });
+    awaitApproval.addRetry({ errors: [...LAMBDA_SERVICE_ERRORS], interval: Duration.seconds(2), maxAttempts: 3, backoffRate: 2 });
+    awaitApproval.addCatch(resolveApproval, { errors: [...APPROVAL_WAIT_ERRORS], resultPath: '$.approvalError' });
+    awaitApproval.addCatch(recordFailure, { errors: [sfn.Errors.ALL], resultPath: '$.failure' });
+    awaitApproval.next(resolveApproval);
     const writeFinding = guarded(task('WriteFinding'));
     const publish = guarded(task('Publish'));
     const done = new sfn.Succeed(this, workflowControlStates.done);
@@ -145,7 +177,12 @@ export class InvestigationWorkflow extends Construct {
     const iterationCap = new sfn.Choice(this, workflowControlStates.iterationCap)
       .when(sfn.Condition.numberGreaterThanEqualsJsonPath('$.iteration', '$.maxIterations'), askForFinalAnswer)
       .otherwise(callModel);
-    runTools.next(iterationCap);
+    // Calls that need approval wait one at a time; each resolution goes back for the next.
+    const approvalNeeded = new sfn.Choice(this, workflowControlStates.approvalNeeded)
+      .when(sfn.Condition.isPresent('$.pendingApprovals[0]'), awaitApproval)
+      .otherwise(iterationCap);
+    runTools.next(approvalNeeded);
+    resolveApproval.next(approvalNeeded);
 
     writeFinding.next(publish);
     publish.next(done);

@@ -1,13 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import { App, Duration, Stack, type CfnElement } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { InvestigationWorkflow, stepNames, type StepName } from './investigation-workflow.ts';
 
 export const LOCAL_PARTITION = 'aws';
 export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_ACCOUNT = '123456789012';
+
+/** The Resource of a Lambda invoke that waits for a task token (its function is in Parameters.FunctionName). */
+const WAIT_FOR_TASK_TOKEN_RESOURCE = `arn:${LOCAL_PARTITION}:states:::lambda:invoke.waitForTaskToken`;
 
 /** The placeholder ARN a step's Task state carries in the local definition. */
 export function localStepFunctionArn(step: StepName): string {
@@ -17,8 +20,10 @@ export function localStepFunctionArn(step: StepName): string {
 export interface LocalWorkflowDefinition {
   /** Amazon States Language, with every CloudFormation token resolved to a plain string. */
   definition: Record<string, unknown>;
-  /** Task state name → step, read back from each Task's Resource ARN. */
+  /** Task state name → step, read back from each Task's Resource ARN (a `.waitForTaskToken` state's from its FunctionName). */
   stateSteps: Record<string, StepName>;
+  /** Task states that wait for a task token: the local runner emulates the wait. */
+  waitStates: string[];
 }
 
 /**
@@ -27,7 +32,7 @@ export interface LocalWorkflowDefinition {
  * nothing is bundled; the state machine's DefinitionString is taken from the synthesized
  * template and its intrinsics are resolved to the placeholder account/region.
  */
-export function buildLocalWorkflowDefinition(options: { maxIterations?: number } = {}): LocalWorkflowDefinition {
+export function buildLocalWorkflowDefinition(options: { maxIterations?: number; approvalTimeoutSeconds?: number } = {}): LocalWorkflowDefinition {
   const outdir = mkdtempSync(join(tmpdir(), 'sre-agent-asl-'));
   try {
     // The built-in CloudFormation template validation (a WASM linter, seconds on first use) is
@@ -46,6 +51,7 @@ export function buildLocalWorkflowDefinition(options: { maxIterations?: number }
     const workflow = new InvestigationWorkflow(stack, 'Workflow', {
       steps,
       ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
+      ...(options.approvalTimeoutSeconds !== undefined ? { approvalTimeout: Duration.seconds(options.approvalTimeoutSeconds) } : {}),
     });
 
     const template = app.synth().getStackByName(stack.stackName).template as {
@@ -63,16 +69,20 @@ export function buildLocalWorkflowDefinition(options: { maxIterations?: number }
     const definition = JSON.parse(raw) as Record<string, unknown>;
 
     const stateSteps: Record<string, StepName> = {};
-    const states = definition['States'] as Record<string, { Type?: string; Resource?: unknown }>;
+    const waitStates: string[] = [];
+    const states = definition['States'] as Record<string, { Type?: string; Resource?: unknown; Parameters?: { FunctionName?: unknown } }>;
     for (const [name, state] of Object.entries(states)) {
       if (state.Type !== 'Task') continue;
-      const step = typeof state.Resource === 'string' ? arnToStep.get(state.Resource) : undefined;
+      const waits = state.Resource === WAIT_FOR_TASK_TOKEN_RESOURCE;
+      if (waits) waitStates.push(name);
+      const arn = waits ? state.Parameters?.FunctionName : state.Resource;
+      const step = typeof arn === 'string' ? arnToStep.get(arn) : undefined;
       if (!step) {
         throw new Error(`buildLocalWorkflowDefinition: Task "${name}" has Resource ${JSON.stringify(state.Resource)}, which is no step's placeholder ARN`);
       }
       stateSteps[name] = step;
     }
-    return { definition, stateSteps };
+    return { definition, stateSteps, waitStates };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }

@@ -9,6 +9,8 @@ export const transcriptEventTypes = [
   'tool.result',
   'approval.requested',
   'approval.decided',
+  'action.executed',
+  'action.verified',
   'reflection',
   'finding',
   'notification',

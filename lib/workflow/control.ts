@@ -10,6 +10,8 @@ export const controlState = z.object({
   next: z.enum(['tools', 'final']).optional(),
   /** Turns in a row whose tool calls all repeated earlier ones. */
   stagnantTurns: z.number().int().nonnegative().default(0),
+  /** Tool calls of the last turn that wait for a human approval, in the order the model made them; they run one at a time. */
+  pendingApprovals: z.array(z.string()).default([]),
   /** Why the loop ended before the model answered (a budget ran out). */
   stopReason: z.string().optional(),
 });
@@ -36,5 +38,27 @@ export const failureStepInput = z.object({
 });
 
 /** The Lambda-backed steps of an investigation, one handler file each (`functions/<step>.ts`); the CDK construct uses this list. */
-export const stepNames = ['start-investigation', 'plan', 'call-model', 'run-tools', 'write-finding', 'publish', 'record-failure'] as const;
+export const stepNames = [
+  'start-investigation',
+  'plan',
+  'call-model',
+  'run-tools',
+  'request-approval',
+  'resolve-approval',
+  'write-finding',
+  'publish',
+  'record-failure',
+] as const;
 export type StepName = (typeof stepNames)[number];
+
+/** What the approval state hands its Lambda: the state, the task token (kept server-side) and the expiry the state enforces. */
+export const approvalRequestInput = z.object({
+  state: controlState,
+  taskToken: z.string().min(1),
+  expiresInSeconds: z.number().int().positive(),
+});
+
+/** What ResolveApproval receives: the state, and the wait's error when it ended without success (rejected, timed out). */
+export const approvalResolutionInput = controlState.extend({
+  approvalError: z.object({ Error: z.string(), Cause: z.string().optional() }).optional(),
+});

@@ -1,6 +1,7 @@
 import type { MaskingOptions } from '../masking/index.ts';
 import type { InvestigationBudget } from './budget.ts';
 import type { ModelPort } from '../model/port.ts';
+import type { ApprovalStore } from '../store/approval-store.ts';
 import type { Notifier } from '../notify/port.ts';
 import type { InvestigationStore } from '../store/port.ts';
 import type { ToolSource } from '../tools/source.ts';
@@ -18,6 +19,8 @@ export interface WorkflowDependencies {
   toolResultTokens?: number;
   /** Tool calls run per model turn (default 16); the rest are answered "not run" so the model can ask again. */
   maxToolCallsPerTurn?: number;
+  /** Approval records; without them a call that needs approval fails its investigation instead of running. */
+  approvals?: ApprovalStore;
   clock?: () => Date;
 }
 
@@ -34,6 +37,8 @@ export interface StepDependencies {
   plan: Core & Pick<WorkflowDependencies, 'tools'>;
   'call-model': Core & Pick<WorkflowDependencies, 'model' | 'budget'>;
   'run-tools': Core & Pick<WorkflowDependencies, 'tools' | 'toolResultTokens' | 'maxToolCallsPerTurn'>;
+  'request-approval': Core & Pick<WorkflowDependencies, 'tools' | 'approvals'>;
+  'resolve-approval': Core & Pick<WorkflowDependencies, 'tools' | 'approvals' | 'toolResultTokens'>;
   'write-finding': Core;
   publish: Core & Pick<WorkflowDependencies, 'notifier'>;
   'record-failure': Core;

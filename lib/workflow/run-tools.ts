@@ -47,6 +47,8 @@ const stagnation = (state: ControlState, allRepeats: boolean): ControlState => {
  * its result points at the earlier evidence. Arguments get their real values back only here,
  * and results are masked before they enter the transcript. Each result gets an evidence ref. Calls
  * beyond the per-turn cap are answered without running, so the model can ask for them again.
+ * Read-only calls run in parallel; calls that need a human approval are left to the approval loop,
+ * which runs them one at a time, each only after its own approval.
  */
 export const runTools = async (dependencies: StepDependencies['run-tools'], input: unknown): Promise<ControlState> => {
   const state = controlState.parse(input);
@@ -59,14 +61,21 @@ export const runTools = async (dependencies: StepDependencies['run-tools'], inpu
     const firstRef = toolResults(events).length + 1;
     const cap = dependencies.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
     const allowed = calls.slice(0, cap);
+    const unmasked = (call: ToolCall): ToolCall => ({ ...call, arguments: masker.unmaskJson(call.arguments) });
+    // A call that changes something waits for a human: it is not run here, and its result comes after the decision.
+    const awaitingApproval = new Set(
+      allowed.filter((call) => !earlier.has(fingerprintOf(call)) && toolbox.needsApproval(unmasked(call))).map((call) => call.id),
+    );
     const outcomes = await Promise.all(
       allowed.map((call) =>
-        earlier.has(fingerprintOf(call)) ? undefined : toolbox.execute({ ...call, arguments: masker.unmaskJson(call.arguments) }, { now }),
+        earlier.has(fingerprintOf(call)) || awaitingApproval.has(call.id) ? undefined : toolbox.execute(unmasked(call), { now }),
       ),
     );
-    const recorded: NewTranscriptEvent[] = calls.flatMap((call, index) => {
+    const answered = calls.filter((call) => !awaitingApproval.has(call.id));
+    const recorded: NewTranscriptEvent[] = answered.flatMap((call, position) => {
+      const index = calls.indexOf(call);
       const outcome = outcomes[index];
-      const ref = `E${firstRef + index}`;
+      const ref = `E${firstRef + position}`;
       const repeatOf = earlier.get(fingerprintOf(call));
       const result: ToolResultPayload =
         index >= cap
@@ -81,11 +90,15 @@ export const runTools = async (dependencies: StepDependencies['run-tools'], inpu
         { type: 'tool.result', payload: masker.maskJson(result) },
       ];
     });
+    const ran = allowed.filter((call, index) => outcomes[index] !== undefined).length;
     return {
       events: recorded,
-      head: { ...head, usage: { ...head.usage, toolCalls: head.usage.toolCalls + outcomes.filter((outcome) => outcome !== undefined).length } },
+      head: { ...head, usage: { ...head.usage, toolCalls: head.usage.toolCalls + ran } },
       documents: maskMapDocument(masker),
-      outcome: stagnation(state, allowed.length > 0 && outcomes.every((outcome) => outcome === undefined)),
+      outcome: {
+        ...stagnation(state, allowed.length > 0 && awaitingApproval.size === 0 && ran === 0),
+        pendingApprovals: [...awaitingApproval],
+      },
     };
   });
 };

@@ -39,7 +39,7 @@ export const startInvestigation = async (dependencies: StepDependencies['start-i
     ...(identity.service === undefined ? {} : { service: identity.service }),
     ...(executionId === undefined ? {} : { executionId }),
   };
-  const outcome: ControlState = { investigationId: id, iteration: 0, maxIterations, finalOnly: false, stagnantTurns: 0 };
+  const outcome: ControlState = { investigationId: id, iteration: 0, maxIterations, finalOnly: false, stagnantTurns: 0, pendingApprovals: [] };
   if (await dependencies.store.create({ investigation, trigger })) return outcome;
   const existing = await dependencies.store.get(id);
   if (executionId !== undefined && existing?.executionId === executionId) return outcome;

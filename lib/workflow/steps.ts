@@ -4,6 +4,8 @@ import type { WorkflowDependencies } from './dependencies.ts';
 import { plan } from './plan.ts';
 import { publish } from './publish.ts';
 import { recordFailure } from './record-failure.ts';
+import { requestApproval } from './request-approval.ts';
+import { resolveApproval } from './resolve-approval.ts';
 import { runTools } from './run-tools.ts';
 import { startInvestigation } from './start-investigation.ts';
 import { writeFinding } from './write-finding.ts';
@@ -16,6 +18,8 @@ export const createSteps = (dependencies: WorkflowDependencies): Record<StepName
   plan: (input) => plan(dependencies, input),
   'call-model': (input) => callModel(dependencies, input),
   'run-tools': (input) => runTools(dependencies, input),
+  'request-approval': (input) => requestApproval(dependencies, input),
+  'resolve-approval': (input) => resolveApproval(dependencies, input),
   'write-finding': (input) => writeFinding(dependencies, input),
   publish: (input) => publish(dependencies, input),
   'record-failure': (input) => recordFailure(dependencies, input),

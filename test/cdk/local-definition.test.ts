@@ -31,10 +31,14 @@ if (typeof promiseStatics.withResolvers !== 'function') {
 }
 
 const TASK_STATES = Object.keys(workflowStateSteps);
+/** The approval state waits for a task token; every other Task is a plain Lambda invoke. */
+const WAIT_STATE = 'AwaitApproval';
+const INVOKE_STATES = TASK_STATES.filter((name) => name !== WAIT_STATE);
 const EXPECTED_STATES = [
   ...TASK_STATES,
   'ToolCallsOrAnswer',
   'IterationCap',
+  'ApprovalNeeded',
   'AskForFinalAnswer',
   'Done',
   'InvestigationFailed',
@@ -73,11 +77,13 @@ describe('buildLocalWorkflowDefinition', () => {
   it('gives every Task a plain Lambda function ARN and maps it to its step', () => {
     const tasks = Object.entries(states).filter(([, s]) => s.Type === 'Task');
     expect(tasks.map(([name]) => name).sort()).toEqual([...TASK_STATES].sort());
-    for (const [name, state] of tasks) {
+    for (const [name, state] of tasks.filter(([name]) => name !== WAIT_STATE)) {
       const step = workflowStateSteps[name as keyof typeof workflowStateSteps];
       expect(state['Resource']).toBe(localStepFunctionArn(step));
       expect(state['Resource']).toMatch(/^arn:aws:lambda:us-east-1:123456789012:function:sre-agent-[a-z-]+$/);
     }
+    expect(states[WAIT_STATE]?.['Resource']).toBe('arn:aws:states:::lambda:invoke.waitForTaskToken');
+    expect(built.waitStates).toEqual([WAIT_STATE]);
     expect(built.stateSteps).toEqual(workflowStateSteps);
     expect(new Set(Object.values(built.stateSteps))).toEqual(new Set<StepName>(stepNames));
   });
@@ -103,7 +109,13 @@ describe('buildLocalWorkflowDefinition', () => {
       Choices: [{ Variable: '$.next', StringEquals: 'tools', Next: 'RunTools' }],
       Default: 'WriteFinding',
     });
-    expect(states['RunTools']?.['Next']).toBe('IterationCap');
+    expect(states['RunTools']?.['Next']).toBe('ApprovalNeeded');
+    expect(states['ApprovalNeeded']).toMatchObject({
+      Type: 'Choice',
+      Choices: [{ Variable: '$.pendingApprovals[0]', IsPresent: true, Next: 'AwaitApproval' }],
+      Default: 'IterationCap',
+    });
+    expect(states['ResolveApproval']?.['Next']).toBe('ApprovalNeeded');
     expect(states['IterationCap']).toMatchObject({
       Type: 'Choice',
       Choices: [{ Variable: '$.iteration', NumericGreaterThanEqualsPath: '$.maxIterations', Next: 'AskForFinalAnswer' }],
@@ -117,8 +129,22 @@ describe('buildLocalWorkflowDefinition', () => {
     expect(states['InvestigationFailed']?.Type).toBe('Fail');
   });
 
+  it('waits for the approval with the token in its payload, expires after 30 minutes and routes timeouts and rejections to ResolveApproval', () => {
+    const wait = states[WAIT_STATE]!;
+    expect(wait['Parameters']).toMatchObject({ Payload: { 'state.$': '$', 'taskToken.$': '$$.Task.Token', expiresInSeconds: 1800 } });
+    expect(wait['TimeoutSeconds']).toBe(1800);
+    expect(wait['ResultPath']).toBeNull();
+    expect(wait['Next']).toBe('ResolveApproval');
+    expect(wait['Catch']).toEqual([
+      { ErrorEquals: ['States.Timeout', 'States.HeartbeatTimeout', 'ApprovalRejected'], ResultPath: '$.approvalError', Next: 'ResolveApproval' },
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'RecordFailure' },
+    ]);
+    const short = buildLocalWorkflowDefinition({ approvalTimeoutSeconds: 5 }).definition['States'] as Record<string, State>;
+    expect(short[WAIT_STATE]?.['TimeoutSeconds']).toBe(5);
+  });
+
   it('retries Lambda service errors, times out and catches every task', () => {
-    for (const name of TASK_STATES) {
+    for (const name of INVOKE_STATES) {
       const state = states[name]!;
       expect(state['Retry'], name).toEqual([
         { ErrorEquals: LAMBDA_SERVICE_ERRORS, IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2 },
