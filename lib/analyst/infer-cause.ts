@@ -50,6 +50,8 @@ export interface IncidentCause {
   suspectChange?: Change;
   callerOfRoot?: string;
   heldIn?: string;
+  /** The root is a client whose load swamps a shared resource it uses (a batch, an import). */
+  overloads?: string;
   /** The caller of an external root also calls another external provider. */
   alternativeProvider: boolean;
   alreadyRestarting: boolean;
@@ -135,27 +137,62 @@ const blameChain = (board: EvidenceBoard, current: readonly Signal[], start: str
  * before the resource failed (its own faults or demand start no later than the resource's), or
  * failing that, one that changed just before.
  */
-const clientToBlame = (board: EvidenceBoard, signals: readonly Signal[], resource: string, onsetOf: (service: string) => number): { service: string; change?: Change } | undefined => {
+const clientToBlame = (board: EvidenceBoard, signals: readonly Signal[], resource: string, onsetOf: (service: string) => number): { service: string; change?: Change; overload?: boolean } | undefined => {
   const resourceOnset = onsetOf(resource);
   const clients = callersOf(board, resource);
   const earlyFaults = (client: string) =>
     signals.filter((signal) => signal.service === client && signal.ongoing && signal.at <= resourceOnset + SAME_TIME_MS && (isFault(signal) || signal.kind === 'demand'));
   // A client whose errors name another client as the source of its input is that client's victim.
   const namedByOtherClients = (client: string) => earlyFaults(client).filter((signal) => signal.kind === 'mentioned' && clients.includes(signal.from ?? ''));
+  // What a client did itself: not pushback from the resource, not a metric that moved after the
+  // resource faltered, not its own callers complaining about it (only another client's word counts).
+  const owned = (signal: Signal) =>
+    !isReactionTo(resource, signal, signals) &&
+    !(signal.kind === 'metric' && signal.at >= resourceOnset) &&
+    !(signal.kind === 'mentioned' && !clients.includes(signal.from ?? ''));
   const early = clients
-    .filter((client) => earlyFaults(client).some((signal) => !isReactionTo(resource, signal, signals) && !(signal.kind === 'metric' && signal.at >= resourceOnset)))
+    .filter((client) => earlyFaults(client).some((signal) => owned(signal)))
     .map((client) => ({ client, named: namedByOtherClients(client).length > 0, strength: earlyFaults(client).reduce((sum, signal) => sum + signal.strength, 0) }))
     .filter(({ strength }) => strength >= 0.3)
     .sort((a, b) => Number(b.named) - Number(a.named) || b.strength - a.strength || a.client.localeCompare(b.client));
-  if (early[0]) return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset) };
+  if (early[0]) {
+    const own = earlyFaults(early[0].client).filter(owned);
+    return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset), overload: own.every((signal) => signal.kind === 'demand') };
+  }
   // A change explains the resource's trouble only at a client that shows something on it.
   const active = clients.filter((client) => signals.some((signal) => signal.service === client && signal.ongoing && signal.kind !== 'alarm'));
   const change = suspectChangeFor(board.changes, new Set(active), resourceOnset);
-  return change && resourceOnset - change.at <= CLOSE_CHANGE_MS ? { service: change.service, change } : undefined;
+  if (change && resourceOnset - change.at <= CLOSE_CHANGE_MS) return { service: change.service, change };
+  const job = jobStartedBefore(board, clients, loadOnset(signals, resource, resourceOnset));
+  return job ? { service: job, overload: true } : undefined;
+};
+
+/** When load on a resource began: its demand rising, or else its trouble. */
+const loadOnset = (signals: readonly Signal[], resource: string, troubleOnset: number): number =>
+  Math.min(troubleOnset, ...signals.filter((signal) => signal.service === resource && signal.kind === 'demand' && signal.substantial).map((signal) => signal.at));
+
+/** A job silent for most of the evidence that starts this long before the load rises may be its source. */
+const JOB_LEAD_MS = 20 * 60_000;
+
+/**
+ * A client that was silent and began work just before the resource's load rose: a batch, import or
+ * backfill whose writes are that load. Its first log line dates its start; the rest of the clients
+ * were already running.
+ */
+const jobStartedBefore = (board: EvidenceBoard, clients: readonly string[], onset: number): string | undefined => {
+  const window = windowOf(board);
+  if (!window) return undefined;
+  const quietUntil = window.start + (window.end - window.start) * 0.2;
+  const started = clients
+    .map((client) => ({ client, first: board.logs.find((line) => line.service === client)?.at }))
+    .filter((item): item is { client: string; first: number } => item.first !== undefined && item.first > quietUntil && item.first <= onset + SAME_TIME_MS && onset - item.first <= JOB_LEAD_MS);
+  return started.length === 1 ? started[0]!.client : undefined;
 };
 
 /** Metrics that rise because a caller waits on something slower: concurrency, duration, backlog. */
 const waitingMetric = /concurren|duration|latency|response.?time|iterator|age|backlog|visible|wait|pending/i;
+/** An error count says that calls failed, not why: at a client it is a symptom. */
+const errorCountMetric = /error|fault|5xx|4xx|fail/i;
 const retryWords = /\bretr(y|ying|ies|ied)\b|back.?off/i;
 
 /**
@@ -163,7 +200,7 @@ const retryWords = /\bretr(y|ying|ies|ied)\b|back.?off/i;
  * open, retries, or is throttled. Such a client shows the resource's trouble; it did not cause it.
  */
 const isReactionTo = (resource: string, signal: Signal, signals: readonly Signal[]): boolean => {
-  if (signal.kind === 'metric' || signal.kind === 'trend') return waitingMetric.test(signal.text);
+  if (signal.kind === 'metric' || signal.kind === 'trend') return waitingMetric.test(signal.text) || errorCountMetric.test(signal.text);
   // Pushback from another dependency is the client's own trouble, to be followed from the client on.
   const aboutOther = signals.some((other) => other.kind === 'mentioned' && other.from === signal.service && other.text === signal.text && other.service !== resource);
   return !aboutOther && (retryWords.test(signal.text) || causesIn(signal.text).some((hit) => hit.label === 'throttling'));
@@ -241,19 +278,31 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
 
   // A saturated shared resource is usually the victim of one of its clients; and a client can
   // itself be held up by another dependency, so the chain goes on from it.
+  // A lagging replica replays what its source is sent: the load to look for is on the source.
+  const lagSource = labelsAt(signals.filter((signal) => signal.service === root)).includes('replication lag')
+    ? (services.find((node) => node.name === root)?.dependsOn ?? []).find((name) => sharedResourceKinds.has(kindOf(board, name) ?? ''))
+    : undefined;
+  const lagOnset = onsetOf(root);
+  if (!suspectChange && lagSource) {
+    chain.push(lagSource);
+    root = lagSource;
+  }
+  let overload = false;
   if (!suspectChange && sharedResourceKinds.has(kindOf(board, root) ?? '')) {
-    const culprit = clientToBlame(board, signals, root, onsetOf);
+    const culprit = clientToBlame(board, signals, root, (service) => (service === root && !Number.isFinite(onsetOf(service)) ? lagOnset : onsetOf(service)));
     if (culprit) {
       const onward = blameChain(board, current, culprit.service, onsetOf, chain);
       chain.push(...onward);
       root = onward.at(-1)!;
+      overload = root === culprit.service && culprit.overload === true;
       suspectChange = root === culprit.service ? culprit.change : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
     }
   }
 
   const rootSignals = signals.filter((signal) => signal.service === root);
   const changeCategory = suspectChange ? categoryOfChange(suspectChange.kind) : undefined;
-  const evidenceCategory = categoryFromEvidence(board, root, rootSignals, symptom);
+  // A client found by the load it put on a shared resource is a traffic cause unless its own evidence names another.
+  const evidenceCategory = overload && labelsAt(rootSignals).length === 0 ? 'traffic' : categoryFromEvidence(board, root, rootSignals, symptom);
   // A change explains the trouble unless the evidence names a mechanism the change cannot be (an expired certificate).
   const category: RootCauseCategory = changeCategory && !(evidenceCategory === 'certificate' && changeCategory !== 'certificate') ? changeCategory : evidenceCategory;
   const mechanism = mechanismOf(root, rootSignals, suspectChange, changeCategory);
@@ -274,6 +323,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     affected: anomalies.filter((anomaly) => anomaly.service !== root).sort((a, b) => a.onset - b.onset).map(({ service, onset }) => ({ service, onset })),
     suspectChange,
     callerOfRoot,
+    overloads: overload ? chain.find((link) => sharedResourceKinds.has(kindOf(board, link) ?? '') && (services.find((node) => node.name === root)?.dependsOn ?? []).includes(link)) : undefined,
     alternativeProvider:
       kindOf(board, root) === 'external' && ((board.services ?? []).find((node) => node.name === callerOfRoot)?.dependsOn ?? []).some((name) => name !== root && kindOf(board, name) === 'external'),
     heldIn: chain.find((link) => link !== root && carrierKinds.has(kindOf(board, link) ?? '')),

@@ -17,6 +17,8 @@ export interface RemediationInputs {
   alreadyRestarting: boolean;
   /** A queue or stream on the failing path that still holds the bad input. */
   heldIn?: string;
+  /** The shared resource the root's own load swamps, when it is a client that overloads it. */
+  overloads?: string;
   /** The caller of a third-party root can already reach another provider of the same kind. */
   alternativeProvider?: boolean;
 }
@@ -40,7 +42,7 @@ const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyR
  * What a careful on-call engineer proposes first for a cause of this kind, most urgent first.
  * Undo a change if there is one; relieve the pressure, then fix; route around what we do not own.
  */
-export const remediationFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, heldIn, alternativeProvider }: RemediationInputs): Step[] => {
+export const remediationFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, heldIn, alternativeProvider, overloads }: RemediationInputs): Step[] => {
   const undo = change ? ` ("${change.summary}")` : '';
   switch (category) {
     case 'deploy':
@@ -57,7 +59,10 @@ export const remediationFor = ({ category, root, mechanism, change, callerOfRoot
     case 'infrastructure':
       return [step('failover', root, `Fail ${root} over away from the impaired infrastructure.`)];
     case 'traffic':
-      return [step('scale', root, `Add capacity to ${root} for the extra load.`)];
+      // A client swamping a shared resource is slowed down; a service that is itself swamped gets capacity.
+      return overloads
+        ? [step('limit-traffic', root, `Pause or throttle ${root} so ${overloads} has room for its other clients again.`)]
+        : [step('scale', root, `Add capacity to ${root} for the extra load.`)];
     case 'external': {
       const via = callerOfRoot ?? root;
       // Move to another provider when there is one; a rate limit with nowhere else to go means sending less.

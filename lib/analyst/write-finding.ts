@@ -55,6 +55,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
   const alarms = cause.unexplainedAlarms.slice(0, 3);
   const summary = [
     cause.determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
+    cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved.`,
     mechanism?.words,
     suspectChange && `A ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${suspectChange.summary}") came just before the trouble.`,
     firstError && `First errors: ${firstError.description}.`,
@@ -69,7 +70,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
 
   const runbook = board.runbooks.filter((candidate) => candidate.service === undefined || candidate.service === root).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
   const plan = withRunbookStep(
-    remediationFor({ category, root, mechanism: mechanism?.label, change: suspectChange, callerOfRoot: cause.callerOfRoot, alreadyRestarting: cause.alreadyRestarting, heldIn: cause.heldIn, alternativeProvider: cause.alternativeProvider }),
+    remediationFor({ category, root, mechanism: mechanism?.label, change: suspectChange, callerOfRoot: cause.callerOfRoot, alreadyRestarting: cause.alreadyRestarting, heldIn: cause.heldIn, alternativeProvider: cause.alternativeProvider, overloads: cause.overloads }),
     runbook,
     root,
   );

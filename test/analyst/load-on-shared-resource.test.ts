@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
+
+describe('who generates the load on a shared resource', () => {
+  it('a job that was silent and started just before the load rose is its source, and is slowed down, not scaled', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "api-5xx" is in ALARM',
+        services: [{ name: 'api', kind: 'ecs', dependsOn: ['table'] }, { name: 'import-job', kind: 'lambda', dependsOn: ['table'] }, { name: 'table', kind: 'dynamodb' }],
+        alarms: [{ name: 'api-5xx', service: 'api', state: 'ALARM', since: at(START, 95) }],
+        metrics: [
+          { service: 'table', name: 'ReadThrottleEvents', points: series(START, 120, step(90, 0, 500)) },
+          { service: 'table', name: 'ConsumedWriteCapacityUnits', points: series(START, 120, step(86, 800, 9000)) },
+        ],
+        logs: [
+          ...Array.from({ length: 20 }, (_, index) => ({ service: 'api', timestamp: at(START, index * 6), level: 'INFO', message: `GET /items/${index} 200` })),
+          ...Array.from({ length: 6 }, (_, index) => ({ service: 'import-job', timestamp: at(START, 85 + index * 5), level: 'INFO', message: `wrote ${(index + 1) * 50000} items to table` })),
+          ...Array.from({ length: 8 }, (_, index) => ({ service: 'api', timestamp: at(START, 91 + index * 3), level: 'ERROR', message: 'GetItem table failed: ProvisionedThroughputExceededException, retrying' })),
+        ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('import-job');
+    expect(diagnosis.draft.rootCause.category).toBe('traffic');
+    expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'import-job' });
+  });
+
+  it('a lagging replica sends the search for the load to its source and the writers on it', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "replica-lag" is in ALARM',
+        services: [
+          { name: 'reader', kind: 'ecs', dependsOn: ['replica'] },
+          { name: 'replica', kind: 'rds', dependsOn: ['primary'] },
+          { name: 'primary', kind: 'rds' },
+          { name: 'writer', kind: 'ecs', dependsOn: ['primary'] },
+          { name: 'web', kind: 'ecs', dependsOn: ['primary'] },
+        ],
+        alarms: [{ name: 'replica-lag', service: 'replica', state: 'ALARM', since: at(START, 100) }],
+        metrics: [
+          { service: 'replica', name: 'ReplicaLag', points: series(START, 120, (minute) => (minute < 92 ? 0.5 : (minute - 92) * 30)) },
+          { service: 'writer', name: 'RowsInsertedCount', points: series(START, 120, step(88, 0, 90000)) },
+          { service: 'web', name: 'CPUUtilization', points: series(START, 120, () => 20) },
+        ],
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('writer');
+    expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'writer' });
+  });
+});
