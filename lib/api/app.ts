@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { approvalsRoutes } from './approvals-routes.ts';
 import { eventsRoutes } from './events-routes.ts';
 import { investigationsRoutes } from './investigations-routes.ts';
 import { pagerDutyWebhookRoute } from './pagerduty-webhook-route.ts';
@@ -30,6 +31,7 @@ export const createApp = (ports: ApiPorts): Hono => {
   app.route('/investigations', investigationsRoutes(ports));
   app.route('/events', eventsRoutes(ports));
   app.route('/webhooks/pagerduty', pagerDutyWebhookRoute(ports));
+  if (ports.approvalRoutes) app.route('/approvals', approvalsRoutes(ports.approvalRoutes));
   app.notFound((c) => problem(c, 404, `no route ${c.req.method} ${c.req.path}`, [{ path: 'path', message: 'see the README for the routes' }]));
   app.onError((error, c) => {
     ports.log?.(`error ${c.req.method} ${c.req.path}: ${error instanceof Error ? error.message : String(error)}`);

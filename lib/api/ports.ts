@@ -1,4 +1,5 @@
 import type { InvestigationStore } from '../store/port.ts';
+import type { ApprovalPorts } from './approvals-routes.ts';
 import type { AdmissionPorts } from '../triggers/admit.ts';
 
 /** Secrets the API reads when a request needs them (Secrets Manager on AWS, the environment locally). */
@@ -11,4 +12,6 @@ export interface SecretReader {
 export interface ApiPorts extends AdmissionPorts {
   store: InvestigationStore;
   secrets: SecretReader;
+  /** The approval routes; without them there are no `/approvals` routes (nothing can be approved). */
+  approvalRoutes?: ApprovalPorts;
 }
