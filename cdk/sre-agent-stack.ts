@@ -83,6 +83,9 @@ const STEP_SETTINGS: Partial<Record<StepName, StepSettings>> = {
  * investigations, so none may query the list index.
  */
 export const STORE_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'] as const;
+/** The approval steps also move an approval record from pending, conditionally (UpdateItem). */
+export const APPROVAL_TABLE_ACTIONS = ['dynamodb:UpdateItem'] as const;
+const APPROVAL_STEPS: ReadonlySet<StepName> = new Set<StepName>(['request-approval', 'resolve-approval']);
 
 /**
  * Actions the account (and through it, IAM policies) may perform on the key. Written out instead
@@ -257,7 +260,11 @@ export class SreAgentStack extends Stack {
       fnLogs.grantWrite(role);
       // Not table.grant(): with an index on the table it also grants `<table>/index/*`, which no step reads.
       role.addToPrincipalPolicy(
-        new iam.PolicyStatement({ sid: 'InvestigationsTable', actions: [...STORE_TABLE_ACTIONS], resources: [this.table.tableArn] }),
+        new iam.PolicyStatement({
+          sid: 'InvestigationsTable',
+          actions: [...STORE_TABLE_ACTIONS, ...(APPROVAL_STEPS.has(step) ? APPROVAL_TABLE_ACTIONS : [])],
+          resources: [this.table.tableArn],
+        }),
       );
       const viaServices = [`dynamodb.${this.region}.amazonaws.com`];
       if (step === 'publish') viaServices.push(`sns.${this.region}.amazonaws.com`);
@@ -281,7 +288,7 @@ export class SreAgentStack extends Stack {
         RETENTION_DAYS: String(retention),
         NODE_OPTIONS: '--enable-source-maps',
       };
-      if (step === 'plan' || step === 'run-tools') {
+      if (step === 'plan' || step === 'run-tools' || APPROVAL_STEPS.has(step)) {
         environment['SRE_AGENT_AWS_TOOLS'] = JSON.stringify(toolSettings.data);
         environment['STACK_ACCOUNT_ID'] = this.account;
       }

@@ -154,16 +154,16 @@ describe('SreAgentStack', () => {
     const keyArn = { 'Fn::GetAtt': [logicalId(stack.key.node.defaultChild), 'Arn'] };
     template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: keyArn });
     const logGroups = Object.values(ofType('AWS::Logs::LogGroup'));
-    expect(logGroups).toHaveLength(12); // seven step functions, the workflow, three trigger functions, the API access logs
+    expect(logGroups).toHaveLength(14); // nine step functions, the workflow, three trigger functions, the API access logs
     for (const group of logGroups) {
       expect(group.Properties['KmsKeyId']).toEqual(keyArn);
       expect(group.Properties['RetentionInDays']).toBe(14);
     }
   });
 
-  it('has ten Node.js 22 arm64 functions (seven steps, three doors), traced, each with its own log group', () => {
+  it('has twelve Node.js 22 arm64 functions (nine steps, three doors), traced, each with its own log group', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(10);
+    expect(Object.keys(functions)).toHaveLength(12);
     const logGroupIds = new Set(Object.keys(ofType('AWS::Logs::LogGroup')));
     const seenLogGroups = new Set<string>();
     for (const fn of Object.values(functions)) {
@@ -273,11 +273,12 @@ describe('SreAgentStack', () => {
   it('grants each function exactly the table actions its bundled code issues: none unused, none missing', () => {
     for (const step of stepNames) {
       const used = tableActionsOfBundle(bundleOf(step));
-      // Every step reads its investigation and commits through the store's transaction of Puts.
-      expect([...used].sort(), step).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
+      // Every step reads its investigation and commits through the store's transaction of Puts; the approval steps also update approval records from pending.
+      const approvalStep = step === 'request-approval' || step === 'resolve-approval';
+      expect([...used].sort(), step).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', ...(approvalStep ? ['dynamodb:UpdateItem'] : [])]);
       const granted = policyStatementsOf(step).flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
       expect(new Set(granted), step).toEqual(used);
-      for (const unused of ['dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem', 'dynamodb:DescribeTable']) {
+      for (const unused of ['dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:BatchGetItem', ...(approvalStep ? [] : ['dynamodb:UpdateItem']), 'dynamodb:DescribeTable']) {
         expect(granted, step).not.toContain(unused);
       }
     }
@@ -313,8 +314,11 @@ describe('SreAgentStack', () => {
     for (const [state, step] of Object.entries(workflowStateSteps)) {
       const task = deployed.States[state]!;
       const fnId = logicalId(stack.functions[step].node.defaultChild);
-      expect(task['Resource'], state).toMatch(new RegExp(`placeholder-${fnId}$`));
-      task['Resource'] = localStepFunctionArn(step);
+      // The approval state waits for a task token: its function is in Parameters, not Resource.
+      const invoked = task['Resource'] === 'arn:aws:states:::lambda:invoke.waitForTaskToken' ? (task['Parameters'] as Record<string, unknown>) : task;
+      const field = invoked === task ? 'Resource' : 'FunctionName';
+      expect(invoked[field], state).toMatch(new RegExp(`placeholder-${fnId}$`));
+      invoked[field] = localStepFunctionArn(step);
     }
     expect(deployed).toEqual(buildLocalWorkflowDefinition({ maxIterations: MAX_ITERATIONS }).definition);
   });
