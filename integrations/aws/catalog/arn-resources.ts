@@ -46,10 +46,13 @@ export const kindOfArn = (arn: string): string => {
 /** Kinds that are a service's body rather than its plumbing: a service tagged on a Lambda and a log group is a lambda. */
 const primaryKinds = ['lambda', 'ecs', 'eks', 'ec2', 'rds', 'dynamodb', 'sqs', 'sns', 'apigateway', 'elb', 'cloudfront', 's3'];
 
+/** Resources that watch or record a service without being it: its log groups and its alarms. */
+const plumbingKinds = new Set(['logs', 'cloudwatch']);
+
 /** The kind that best describes a service made of these resources. */
 export const primaryKind = (arns: readonly string[]): string | undefined => {
   const kinds = arns.map(kindOfArn);
-  return primaryKinds.find((kind) => kinds.includes(kind)) ?? kinds.find((kind) => kind !== 'logs');
+  return primaryKinds.find((kind) => kinds.includes(kind)) ?? kinds.find((kind) => !plumbingKinds.has(kind));
 };
 
 /** The resource's own name: the last path segment, without a Lambda alias or version. */
@@ -95,7 +98,12 @@ export const dimensionsOfArn = (arn: string): Record<string, string>[] => {
     case 's3':
       return [{ BucketName: resource }];
     case 'ec2':
-      return resource.startsWith('instance/') ? [{ InstanceId: lastSegment(resource) }] : [];
+      if (resource.startsWith('instance/')) return [{ InstanceId: lastSegment(resource) }];
+      return resource.startsWith('volume/') ? [{ VolumeId: lastSegment(resource) }] : [];
+    case 'es':
+      return resource.startsWith('domain/') ? [{ DomainName: lastSegment(resource) }] : [];
+    case 'synthetics':
+      return resource.startsWith('canary:') ? [{ CanaryName: lastSegment(resource) }] : [];
     case 'autoscaling': {
       const name = /autoScalingGroupName\/(.+)$/.exec(resource)?.[1];
       return name ? [{ AutoScalingGroupName: name }] : [];

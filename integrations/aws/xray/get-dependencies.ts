@@ -41,7 +41,7 @@ const kindsByNodeType: Readonly<Record<string, string>> = {
 const kindOfNodeType = (type: string | undefined): string | undefined => (type === undefined ? undefined : (kindsByNodeType[type] ?? type.toLowerCase()));
 
 /** The ARN that is the service itself rather than its plumbing (not a log group). */
-const primaryArn = (service: ServiceResources | undefined): string | undefined => service?.arns.find((arn) => kindOfArn(arn) !== 'logs');
+const primaryArn = (service: ServiceResources | undefined): string | undefined => service?.arns.find((arn) => !['logs', 'cloudwatch'].includes(kindOfArn(arn)));
 
 interface Edges {
   kind?: string;
