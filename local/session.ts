@@ -12,6 +12,9 @@ import type { Investigation } from '../lib/domain/investigation.ts';
 import type { ModelPort } from '../lib/model/port.ts';
 import { RecordingNotifier } from '../lib/notify/recording-notifier.ts';
 import { DynamoDbStore } from '../lib/store/dynamodb-store.ts';
+import { DynamoDbApprovalStore } from '../lib/store/dynamodb-approval-store.ts';
+import { localApprovalPolicy, type ApproveMode } from './approval-policy.ts';
+import { LocalTaskTokenWaits } from './task-token-waits.ts';
 import type { MaskingOptions } from '../lib/masking/index.ts';
 import type { InvestigationBudget } from '../lib/workflow/budget.ts';
 import type { WorkflowDependencies } from '../lib/workflow/dependencies.ts';
@@ -23,6 +26,8 @@ export const LOCAL_TABLE_NAME = 'sre-agent-investigations';
 
 export interface LocalSession {
   store: DynamoDbStore;
+  /** Approval records, in the same table. */
+  approvals: DynamoDbApprovalStore;
   notifier: RecordingNotifier;
   database: DynamoDbLocal;
   close(): Promise<void>;
@@ -39,6 +44,7 @@ export const openLocalSession = async (dataDir: string | null = DEFAULT_DATA_DIR
   }
   return {
     store: new DynamoDbStore({ client: database.client, tableName: LOCAL_TABLE_NAME }),
+    approvals: new DynamoDbApprovalStore({ client: database.client, tableName: LOCAL_TABLE_NAME }),
     notifier: new RecordingNotifier(),
     database,
     close: () => database.stop(),
@@ -67,6 +73,8 @@ export interface InvestigationOptions {
   tools?: ToolChoice;
   /** A real trigger to investigate instead of the scenario's own. */
   trigger?: Trigger;
+  /** How proposed actions are decided (default none: nothing changes without a human). */
+  approve?: ApproveMode;
 }
 
 /** Where an emulated account keeps the recorded environment's runbooks, when the settings name no other place. */
@@ -78,8 +86,10 @@ const awsSource = (store: InvestigationStore, home: { accountId?: string; region
   return awsToolSource({ store, settings: { ...settings, runbooks }, home: { ...configured, ...(home.accountId ? { accountId: home.accountId } : {}) } });
 };
 
+type SessionPorts = Pick<LocalSession, 'store' | 'notifier'> & Partial<Pick<LocalSession, 'approvals'>>;
+
 const runInvestigation = async (
-  session: Pick<LocalSession, 'store' | 'notifier'>,
+  session: SessionPorts,
   trigger: Trigger,
   toolSource: ToolSourceRef,
   tools: WorkflowDependencies['tools'],
@@ -95,12 +105,17 @@ const runInvestigation = async (
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.masking ? { masking: options.masking } : {}),
     ...(options.maxToolCallsPerTurn === undefined ? {} : { maxToolCallsPerTurn: options.maxToolCallsPerTurn }),
+    ...(session.approvals ? { approvals: session.approvals } : {}),
   };
+  const waits = new LocalTaskTokenWaits();
   const execution = await runWorkflowLocally({
     dependencies,
     input: { trigger, investigationId, toolSource },
     ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(session.approvals
+      ? { approvals: { waits, onRequested: localApprovalPolicy(options.approve ?? 'none', { approvals: session.approvals, callbacks: waits }) } }
+      : {}),
   });
   const investigation = await session.store.get(investigationId);
   if (!investigation) throw new Error(`the workflow did not create investigation ${investigationId}: ${execution.error ?? 'no error reported'}`);
@@ -112,7 +127,7 @@ const runInvestigation = async (
  * snapshot the tools read; its id, title, description and truth never enter the store.
  */
 export const investigateScenario = async (
-  session: Pick<LocalSession, 'store' | 'notifier'>,
+  session: SessionPorts,
   scenario: InvestigableScenario,
   model: ModelPort,
   options: InvestigationOptions = {},
@@ -130,7 +145,7 @@ export const investigateScenario = async (
 
 /** Investigates a real trigger against the AWS account of the environment's credentials. */
 export const investigateLive = async (
-  session: Pick<LocalSession, 'store' | 'notifier'>,
+  session: SessionPorts,
   trigger: Trigger,
   model: ModelPort,
   options: InvestigationOptions = {},

@@ -1,6 +1,7 @@
 import type { TranscriptEvent } from '../domain/transcript.ts';
 import { parseFinalAnswer } from '../model/final-answer.ts';
 import type { Masker } from '../masking/index.ts';
+import { actionsSection } from './actions-taken.ts';
 import { controlState, type ControlState } from './control.ts';
 import { lastModelResponse, toolResults } from './conversation.ts';
 import type { StepDependencies } from './dependencies.ts';
@@ -38,9 +39,12 @@ export const writeFinding = async (dependencies: StepDependencies['write-finding
           report: `${finding.report}\n\n## Review\n${review.passed ? 'Checked against the evidence: every cited ref exists, the services are in the service map, the root cause comes first.' : `Checked against the evidence, with open problems:\n${review.problems.map((problem) => `- ${masker.unmask(problem)}`).join('\n')}`}${review.revised ? '\n\nThe first draft was revised after the check.' : ''}`,
         }
       : finding;
+    // Proposed actions that went through approval: executed, declined or expired, and the verification.
+    const actions = actionsSection(events, (text) => masker.unmask(text));
+    const reported = actions ? { ...reviewed, report: `${reviewed.report}\n\n${actions}` } : reviewed;
     return {
-      events: [{ type: 'finding', payload: masker.maskJson(reviewed) }],
-      head: { ...head, finding: reviewed },
+      events: [{ type: 'finding', payload: masker.maskJson(reported) }],
+      head: { ...head, finding: reported },
       outcome: state,
     };
   });
