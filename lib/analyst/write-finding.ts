@@ -53,6 +53,9 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
   const drifts = rootSignals.filter((signal) => signal.kind === 'trend').slice(0, 3);
   const context = board.changes.filter((change) => change.kind === 'other' && change.at <= cause.rootOnset && cause.rootOnset - change.at <= CONTEXT_WINDOW_MS);
   const alarms = cause.unexplainedAlarms.slice(0, 3);
+  // A third party is not "failing" when only our calls to it fail.
+  const ours = affected.filter((item) => kindOf(board, item.service) !== 'external');
+  const theirs = affected.filter((item) => kindOf(board, item.service) === 'external');
   const summary = [
     cause.determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
     cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved.`,
@@ -63,7 +66,8 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
     demand && demandWords(demand),
     drifts.length > 0 && `Building up at the same time: ${drifts.map((signal) => signal.description).join('; ')}.`,
     (category === 'traffic' || demand) && context.length > 0 && `Changes just before the load rose: ${context.map((change) => `${change.service} at ${iso(change.at)} ("${change.summary}")`).join('; ')}.`,
-    affected.length > 0 && `Then ${affected.map((item) => `${item.service} (from ${iso(item.onset)})`).join(', ')} failed as a consequence.`,
+    ours.length > 0 && `Then ${ours.map((item) => `${item.service} (from ${iso(item.onset)})`).join(', ')} failed as a consequence.`,
+    theirs.length > 0 && `Calls to ${theirs.map((item) => item.service).join(', ')} fail as a consequence.`,
     !cause.determined && alarms.length > 0 && `Unexplained alarms: ${alarms.map((alarm) => `${alarm.name} (${alarm.service})`).join(', ')}.`,
     !cause.determined && `Checked: ${checked(board)}.`,
   ].filter(Boolean);

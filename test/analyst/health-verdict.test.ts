@@ -69,3 +69,24 @@ describe('health verdict', () => {
     expect(diagnosis.draft.rootCause.summary).toMatch(/back to OK/);
   });
 });
+
+describe('report wording', () => {
+  it('a third party whose calls fail is named as such, not listed among the failed services', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "pay-errors" is in ALARM',
+        services: [{ name: 'pay', kind: 'ecs', dependsOn: ['psp'] }, { name: 'psp', kind: 'external' }, { name: 'web', kind: 'ecs', dependsOn: ['pay'] }],
+        alarms: [{ name: 'pay-errors', service: 'pay', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'pay', timestamp: at(START, 88), kind: 'deploy', summary: 'pay v2 rolled out' }],
+        logs: [
+          ...Array.from({ length: 6 }, (_, index) => ({ service: 'pay', timestamp: at(START, 90 + index * 4), level: 'ERROR', message: `NullPointerException in PaymentMapper.map (order ${index})` })),
+          ...Array.from({ length: 5 }, (_, index) => ({ service: 'web', timestamp: at(START, 92 + index * 4), level: 'ERROR', message: 'upstream pay returned 500' })),
+        ],
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('pay');
+    expect(diagnosis.draft.rootCause.summary).not.toMatch(/psp \(from/);
+    expect(diagnosis.draft.impact).toMatch(/web/);
+    expect(diagnosis.draft.impact.match(/web/g)).toHaveLength(1);
+  });
+});
