@@ -101,7 +101,8 @@ export const recordResult = (board: EvidenceBoard, tool: string, ref: string, da
   }
   switch (tool) {
     case getDependenciesContract.name: {
-      const services = output.services as ServiceNode[];
+      // A service map's edges have no order (X-Ray lists them as it likes): reading them sorted keeps the analysis independent of it.
+      const services = (output.services as ServiceNode[]).map((node) => ({ ...node, dependsOn: [...node.dependsOn].sort(), calledBy: [...node.calledBy].sort() }));
       if (services.length > (board.services?.length ?? 0)) board.services = services;
       break;
     }

@@ -37,10 +37,10 @@ const keyMetrics: Readonly<Record<string, readonly string[]>> = {
   'AWS/ApiGateway': ['5XXError', 'Latency', 'Count'],
 };
 
-/** The statistic that summarizes a metric honestly: counts add up, ages and lags peak, the rest average. */
+/** The statistic that summarizes a metric honestly: counts and consumed capacity add up, ages, lags and backlogs peak, the rest average. */
 const statisticFor = (name: string): string => {
-  if (/Age|Lag|ConcurrentExecutions/.test(name)) return 'Maximum';
-  if (/Count$|Errors?$|Throttles|Requests$|Invocations|5XX|4XX|Messages(Sent|Received|Deleted|Published)|Evictions|Rejected|Failed/i.test(name)) return 'Sum';
+  if (/Age|Lag|ConcurrentExecutions|ApproximateNumberOf|QueueLength|QueueDepth/.test(name)) return 'Maximum';
+  if (/Count$|Errors?$|Throttles|Requests$|Invocations|5XX|4XX|Messages(Sent|Received|Deleted|Published)|Evictions|Rejected|Failed|^Consumed|Bytes$/i.test(name)) return 'Sum';
   return 'Average';
 };
 
