@@ -5,6 +5,9 @@ import type { ApiPorts } from '../lib/api/ports.ts';
 import { secretsManagerSecrets } from '../lib/api/secrets.ts';
 import { admissionSettingsFromEnv } from '../lib/api/settings.ts';
 import { DynamoDbStore } from '../lib/store/dynamodb-store.ts';
+import { DynamoDbApprovalStore } from '../lib/store/dynamodb-approval-store.ts';
+import { SfnTaskCallbacks } from '../lib/approval/sfn-task-callbacks.ts';
+import { approversFromEnv, iamCallerIdentity } from '../lib/api/approval-settings.ts';
 import { DynamoDbTriggerLedger } from '../lib/store/dynamodb-trigger-ledger.ts';
 import { StepFunctionsStarter } from '../lib/triggers/step-functions-starter.ts';
 
@@ -30,6 +33,13 @@ export const apiPortsFromEnvironment = (): ApiPorts => {
     secrets: secretsManagerSecrets(process.env.PAGERDUTY_WEBHOOK_SECRET_ARN),
     settings: admissionSettingsFromEnv(process.env),
     log: (line) => logger.info(line),
+    approvalRoutes: {
+      approvals: new DynamoDbApprovalStore({ client, tableName }),
+      callbacks: new SfnTaskCallbacks(new SFNClient({})),
+      ...approversFromEnv(process.env),
+      callerIdentity: iamCallerIdentity,
+      log: (line) => logger.info(line),
+    },
   };
   return ports;
 };

@@ -11,6 +11,14 @@ export interface DecisionPorts {
   log?: (line: string) => void;
 }
 
+/** A listed role admits the sessions assumed from it: `arn:aws:iam::A:role/R` matches `arn:aws:sts::A:assumed-role/R/<session>`. */
+export const principalAllowed = (approvers: readonly string[], caller: string): boolean =>
+  approvers.some((listed) => {
+    if (listed === caller) return true;
+    const role = /^arn:(aws[\w-]*):iam::(\d{12}):role\/(?:.*\/)?([\w+=,.@-]+)$/.exec(listed);
+    return role !== null && caller.startsWith(`arn:${role[1]}:sts::${role[2]}:assumed-role/${role[3]}/`);
+  });
+
 export type DecisionRequest = { decision: 'approve' | 'reject'; comment?: string };
 
 export type DecisionOutcome =
@@ -57,7 +65,7 @@ export const redeliverDecisions = async (ports: Pick<DecisionPorts, 'approvals' 
  * decision by the same caller whose callback is still pending sends the callback again.
  */
 export const decideApproval = async (ports: DecisionPorts, id: string, request: DecisionRequest, approver: string): Promise<DecisionOutcome> => {
-  if (ports.approvers && !ports.approvers.includes(approver)) return { status: 403, error: `${approver} is not on the approvers list` };
+  if (ports.approvers && !principalAllowed(ports.approvers, approver)) return { status: 403, error: `${approver} is not on the approvers list` };
   const status = request.decision === 'approve' ? 'approved' : 'rejected';
   const at = (ports.clock ?? (() => new Date()))();
   const result = await ports.approvals.decide(id, { status, by: approver, at, ...(request.comment === undefined ? {} : { comment: request.comment }) });
