@@ -57,7 +57,7 @@ describe('sre-agent CLI', () => {
     const investigated = await run('investigate', '--scenario', 'bad-deploy-cascade', '--json', '--data-dir', dataDir);
     expect(investigated.code, investigated.stderr).toBe(0);
     const result = JSON.parse(investigated.stdout) as { id: string; status: string; finding: { rootCause: { service: string } }; usage: { modelCalls: number } };
-    expect(Object.keys(result).sort()).toEqual(['finding', 'id', 'status', 'usage']);
+    expect(Object.keys(result).sort()).toEqual(['actions', 'approvals', 'finding', 'id', 'status', 'usage']);
     expect(result.status).toBe('succeeded');
     expect(result.finding.rootCause.service).toBe('inventory-api');
     expect(investigated.stderr).toContain('→ WriteFinding');

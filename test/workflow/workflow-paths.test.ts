@@ -37,7 +37,7 @@ describe('workflow paths', () => {
     const steps = createSteps(dependencies);
     const state = { investigationId: 'replay-1', iteration: 0, maxIterations: 8, finalOnly: false, stagnantTurns: 0 };
     const again = await steps['call-model'](state);
-    expect(again).toEqual({ ...state, iteration: 1, next: 'tools' });
+    expect(again).toEqual({ ...state, iteration: 1, next: 'tools', pendingApprovals: [] });
     await steps['run-tools']({ ...state, iteration: 1 });
     await steps.plan(state);
     expect(model.requests).toHaveLength(2);
