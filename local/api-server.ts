@@ -18,6 +18,9 @@ import { investigationEnded } from '../lib/triggers/admit.ts';
 import type { InvestigationBudget } from '../lib/workflow/budget.ts';
 import type { WorkflowDependencies } from '../lib/workflow/dependencies.ts';
 import { InProcessStarter } from './in-process-starter.ts';
+import { DynamoDbApprovalStore } from '../lib/store/dynamodb-approval-store.ts';
+import { approversFromEnv } from '../lib/api/approval-settings.ts';
+import { LocalTaskTokenWaits } from './task-token-waits.ts';
 
 export interface LocalApiServerOptions {
   client: DynamoDBClient;
@@ -54,6 +57,8 @@ export const startLocalApiServer = async (options: LocalApiServerOptions): Promi
   await store.putSnapshot(snapshot, recorded);
 
   const recording = new RecordingNotifier();
+  const approvals = new DynamoDbApprovalStore({ client: options.client, tableName: options.tableName });
+  const waits = new LocalTaskTokenWaits();
   const dependencies: WorkflowDependencies = {
     store,
     model: options.model,
@@ -63,11 +68,14 @@ export const startLocalApiServer = async (options: LocalApiServerOptions): Promi
     }),
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.masking ? { masking: options.masking } : {}),
+    approvals,
   };
   let ports: ApiPorts | undefined;
   const starter = new InProcessStarter({
     dependencies,
     log,
+    // Approvals wait for POST /approvals/{id}, as on AWS.
+    approvals: { waits, onRequested: (approvalId) => log(`approval ${approvalId} requested: decide with POST /approvals/${approvalId}`) },
     ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
     onEnded: (id) => investigationEnded(ports!, id),
   });
@@ -78,6 +86,8 @@ export const startLocalApiServer = async (options: LocalApiServerOptions): Promi
     secrets: environmentSecrets(env),
     settings: { ...admissionSettingsFromEnv(env), toolSource: { kind: 'scenario-replay', snapshot } },
     log,
+    // The server listens on 127.0.0.1 only: the caller is whoever runs it.
+    approvalRoutes: { approvals, callbacks: waits, ...approversFromEnv(env), callerIdentity: () => `local:${env.USER ?? 'unknown'}`, log },
   };
   const app = createApp(ports);
   const server = await new Promise<ServerType>((resolve) => {

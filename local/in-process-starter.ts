@@ -1,11 +1,13 @@
 import type { InvestigationStarter } from '../lib/triggers/starter.ts';
 import type { ExecutionInput } from '../lib/workflow/control.ts';
 import type { WorkflowDependencies } from '../lib/workflow/dependencies.ts';
-import { runWorkflowLocally } from './run-workflow.ts';
+import { runWorkflowLocally, type LocalApprovalWaits } from './run-workflow.ts';
 
 export interface InProcessStarterOptions {
   dependencies: WorkflowDependencies;
   maxIterations?: number;
+  /** Where approval waits are answered (under serve: the API's POST /approvals/{id}). */
+  approvals?: LocalApprovalWaits;
   log?: (line: string) => void;
   /** Called when an execution ends, any way; the local counterpart of the Step Functions status-change event. */
   onEnded: (investigationId: string) => Promise<unknown>;
@@ -26,6 +28,7 @@ export class InProcessStarter implements InvestigationStarter {
       input,
       signal: abort.signal,
       ...(this.options.maxIterations === undefined ? {} : { maxIterations: this.options.maxIterations }),
+      ...(this.options.approvals ? { approvals: this.options.approvals } : {}),
       onProgress: (line) => log(`investigation ${investigationId} ${line}`),
     })
       .then((execution) => log(`investigation ${investigationId} ${abort.signal.aborted ? 'stopped' : execution.status.toLowerCase()}${execution.error && !abort.signal.aborted ? `: ${execution.error}` : ''}`))
