@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StateMachine } from 'aws-local-stepfunctions';
+import { APPROVAL_WAIT_ERRORS } from '../cdk/investigation-workflow.ts';
 import { buildLocalWorkflowDefinition } from '../cdk/local-definition.ts';
 import type { ExecutionInput } from '../lib/workflow/control.ts';
 import type { WorkflowDependencies } from '../lib/workflow/dependencies.ts';
@@ -68,7 +69,9 @@ export const runWorkflowLocally = async ({ dependencies, input, maxIterations, o
           }
           return (await steps[step](payload)) as never;
         } catch (error) {
-          stepError ??= error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          // A rejection or an expiry ends the wait as the ASL expects; it is no step's failure.
+          const endsWait = waitStates.includes(state) && error instanceof Error && (APPROVAL_WAIT_ERRORS as readonly string[]).includes(error.name);
+          if (!endsWait) stepError ??= error instanceof Error ? `${error.name}: ${error.message}` : String(error);
           throw error;
         }
       },

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { decideApproval, type DecisionPorts } from '../approval/decide.ts';
+import { decideApproval, redeliverDecisions, type DecisionPorts } from '../approval/decide.ts';
 import { approvalStatus, type Approval } from '../domain/approval.ts';
 import { problem } from './problem.ts';
 import { validateJson, validateQuery } from './validate.ts';
@@ -36,6 +36,11 @@ const view = (approval: Approval) => ({
 /** `GET /approvals?status=pending` and `POST /approvals/{id}` `{decision, comment?}`: one decision per approval, by an allowed caller. */
 export const approvalsRoutes = (ports: ApprovalPorts): Hono => {
   const routes = new Hono();
+  // Decisions recorded whose callback failed are sent again whenever the approvals are used, until Step Functions answers.
+  routes.use('*', async (_, next) => {
+    await redeliverDecisions(ports).catch((error: unknown) => ports.log?.(`redelivering decisions failed: ${error instanceof Error ? error.name : 'error'}`));
+    await next();
+  });
   routes.get('/', async (c) => {
     const query = validateQuery(listQuery, c);
     if (!query.ok) return problem(c, 400, query.error, query.issues);

@@ -73,3 +73,35 @@ describe('approval routes', () => {
     expect(sent).toEqual(['ApprovalRejected']);
   });
 });
+
+describe('approval routes redeliver', () => {
+  it('a decision whose callback failed is sent again on the next request to the approvals', async () => {
+    const { client, tableName } = await freshStore();
+    const approvals = new DynamoDbApprovalStore({ client, tableName });
+    let down = true;
+    const sent: string[] = [];
+    const callbacks: TaskCallbacks = {
+      succeed: async () => {
+        if (down) throw new Error('Step Functions unavailable');
+        sent.push('success');
+      },
+      fail: async () => undefined,
+    };
+    const now = Date.now();
+    await approvals.requestApproval(
+      {
+        id: 'apr-r', investigationId: 'inv-1', toolCallId: 'c', action: 'ecs_set_desired_count', target: 't', summary: 's', arguments: {}, reason: 'r',
+        previousValue: null, actionHash: 'h', status: 'pending', requestedAt: new Date(now).toISOString(), expiresAt: new Date(now + 60_000).toISOString(), callback: 'none',
+      },
+      TOKEN,
+    );
+    const app = new Hono().route('/approvals', approvalsRoutes({ approvals, callbacks, callerIdentity: () => 'alice' }));
+    const decided = await app.request('/approvals/apr-r', { method: 'POST', body: JSON.stringify({ decision: 'approve' }) });
+    expect(decided.status).toBe(200);
+    expect(sent).toEqual([]);
+    down = false;
+    expect((await app.request('/approvals')).status).toBe(200);
+    expect(sent).toEqual(['success']);
+    expect((await approvals.getApproval('apr-r'))?.callback).toBe('delivered');
+  });
+});
