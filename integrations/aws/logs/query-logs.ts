@@ -1,5 +1,6 @@
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import { mineTemplates, normalizedLevel, severityOf } from '../../../lib/analysis/log-templates.ts';
+import { normalizedLevel, severityOf } from '../../../lib/analysis/log-templates.ts';
+import { templatesErrorsFirst, worstLevel } from '../../../lib/tools/log-template-summaries.ts';
 import { toMillis } from '../../../lib/domain/time.ts';
 import { queryLogsContract, type LogLine } from '../../../lib/tools/contracts/query-logs.ts';
 import { noData } from '../../../lib/tools/contracts/shared-inputs.ts';
@@ -44,7 +45,6 @@ const merge = (parts: readonly Collected[]): Collected =>
     emptyCollected(),
   );
 
-const worstLevel = (levels: Record<string, number>): number => Math.max(...Object.keys(levels).map(severityOf));
 
 /** The group -> service map of the catalog: a line's `@log` names its service. */
 const ownersOf = (services: readonly ServiceResources[]): Map<string, string> => {
@@ -157,18 +157,10 @@ const toLine = (row: InsightsRow, owners: ReadonlyMap<string, string>): Line => 
 };
 
 const minedTemplates = (lines: readonly Line[]) =>
-  mineTemplates(lines.map((line) => ({ t: line.millis, level: line.level, message: line.message, service: line.service })))
-    .sort((a, b) => worstLevel(b.levels) - worstLevel(a.levels) || b.count - a.count)
-    .slice(0, TEMPLATES_SHOWN)
-    .map((template) => ({
-      template: template.template,
-      example: template.example,
-      count: template.count,
-      firstSeen: new Date(template.firstSeen).toISOString(),
-      lastSeen: new Date(template.lastSeen).toISOString(),
-      levels: template.levels,
-      services: template.services,
-    }));
+  templatesErrorsFirst(
+    lines.map((line) => ({ t: line.millis, level: line.level, message: line.message, service: line.service })),
+    TEMPLATES_SHOWN,
+  );
 
 /** Insights patterns, summed over the batches; they carry no times, so first/last seen are the window's bounds (said in `incomplete`). */
 const templatesFromPatterns = (rows: readonly InsightsRow[], fromMillis: number, toMillisInclusive: number) => {

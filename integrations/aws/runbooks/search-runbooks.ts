@@ -7,7 +7,7 @@ import { implementTool } from '../../../lib/tools/tool.ts';
 import { deniedReason, isAccessDenied } from '../api-errors.ts';
 import type { AwsClients } from '../clients.ts';
 import type { AwsToolDependencies } from '../tools.ts';
-import { rankRunbooks } from './match-runbooks.ts';
+import { rankRunbooks } from '../../../lib/tools/runbook-ranking.ts';
 import { parseRunbook, type Runbook } from './runbook-markdown.ts';
 
 /** The format's own description, kept beside the runbooks, is not a runbook. */

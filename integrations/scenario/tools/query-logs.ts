@@ -1,11 +1,10 @@
-import { mineTemplates, severityOf } from '../../../lib/analysis/log-templates.ts';
+import { severityOf } from '../../../lib/analysis/log-templates.ts';
+import { templatesErrorsFirst } from '../../../lib/tools/log-template-summaries.ts';
 import { toMillis } from '../../../lib/domain/time.ts';
 import { queryLogsContract } from '../../../lib/tools/contracts/query-logs.ts';
 import { implementTool } from '../../../lib/tools/tool.ts';
 import { serviceMatches, type RecordedEnvironment } from '../recorded-environment.ts';
 import { noData, sinceMinutes } from '../../../lib/tools/contracts/shared-inputs.ts';
-
-const worstLevel = (counts: Record<string, number>): number => Math.max(...Object.keys(counts).map(severityOf));
 
 export const queryLogs = (environment: RecordedEnvironment) =>
   implementTool(queryLogsContract, {
@@ -26,26 +25,17 @@ export const queryLogs = (environment: RecordedEnvironment) =>
         );
       const head = Math.ceil(input.limit / 2);
       const shown = matched.length <= input.limit ? matched : [...matched.slice(0, head), ...matched.slice(matched.length - (input.limit - head))];
-      const templates = mineTemplates(
+      const templates = templatesErrorsFirst(
         matched.map((line) => ({ t: toMillis(line.timestamp), level: line.level, message: line.message, service: line.service })),
-      )
-        .sort((a, b) => worstLevel(b.levels) - worstLevel(a.levels) || b.count - a.count)
-        .slice(0, 25);
+        25,
+      );
       return {
         summary: `${matched.length} log lines matched${matched.length > shown.length ? `, showing the first and last ${shown.length}` : ''}; ${templates.length} templates shown, errors first`,
         data: {
           available: true,
           matched: matched.length,
           lines: shown.map(({ timestamp, service, level, message, fields }) => ({ timestamp, service, level, message, ...(fields ? { fields } : {}) })),
-          templates: templates.map((template) => ({
-            template: template.template,
-            example: template.example,
-            count: template.count,
-            firstSeen: new Date(template.firstSeen).toISOString(),
-            lastSeen: new Date(template.lastSeen).toISOString(),
-            levels: template.levels,
-            services: template.services,
-          })),
+          templates,
         },
       };
     },

@@ -1,9 +1,11 @@
-import type { Runbook } from './runbook-markdown.ts';
+import type { RunbookMatch } from './contracts/search-runbooks.ts';
+
+type Runbook = Omit<RunbookMatch, 'score'>;
 
 /**
- * Ranks runbooks for a query the way the replay tool does (integrations/scenario/tools/search-runbooks.ts),
- * so both sources answer alike: a `match` phrase found in the query counts three, each word shared
- * by the query and the title or match phrases one, the asked-for service one.
+ * Ranks runbooks for a query, for every tool source alike: a `match` phrase found in the query
+ * counts three, each word shared by the query and the title or match phrases one, the asked-for
+ * service one.
  */
 const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 2);
 
