@@ -6,6 +6,9 @@ const changesNothing = (action: string): boolean => action === 'none' || action 
 export const remediationFrom = (draft: FindingDraft): RemediationStep[] =>
   draft.remediation.map((step) => ({ ...step, requiresApproval: !changesNothing(step.action) }));
 
+/** What the report says when no action went through approval; write-finding replaces it when one did. */
+export const NOTHING_DONE = 'Done: nothing. sre-agent changes nothing in production without a human approval.';
+
 const percent = (value: number): string => `${Math.round(value * 100)}%`;
 
 /** Renders the incident report: summary, timeline, root cause with evidence, impact, remediation, follow-ups. */
@@ -29,7 +32,7 @@ export const renderReport = (draft: FindingDraft, evidenceSummaries: ReadonlyMap
             .map((step, index) => `${index + 1}. **${step.action}** ${step.target}${step.detail ? `: ${step.detail}` : ''}${step.requiresApproval ? ' _(needs human approval)_' : ''}`)
             .join('\n')
         : '- none'
-    }\n\nDone: nothing. sre-agent changes nothing in production without a human approval.`,
+    }\n\n${NOTHING_DONE}`,
     `## Follow-ups\n${draft.followUps.length > 0 ? draft.followUps.map((item) => `- ${item}`).join('\n') : '- Review this report in the post-incident review.'}`,
   ];
   return sections.join('\n\n');

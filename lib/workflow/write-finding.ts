@@ -1,13 +1,13 @@
 import type { TranscriptEvent } from '../domain/transcript.ts';
 import { parseFinalAnswer } from '../model/final-answer.ts';
 import type { Masker } from '../masking/index.ts';
-import { actionsSection } from './actions-taken.ts';
+import { actionsOf, actionsSection } from './actions-taken.ts';
 import { controlState, type ControlState } from './control.ts';
 import { lastModelResponse, toolResults } from './conversation.ts';
 import type { StepDependencies } from './dependencies.ts';
 import { loadMasker } from './privacy.ts';
 import { reviewDraft, unknownEvidenceRefs } from './reflection.ts';
-import { findingFrom, incompleteFinding } from './report.ts';
+import { findingFrom, incompleteFinding, NOTHING_DONE } from './report.ts';
 import { runStep } from './run-step.ts';
 
 /** Evidence refs and their one-line summaries, unmasked for humans. */
@@ -41,7 +41,10 @@ export const writeFinding = async (dependencies: StepDependencies['write-finding
       : finding;
     // Proposed actions that went through approval: executed, declined or expired, and the verification.
     const actions = actionsSection(events, (text) => masker.unmask(text));
-    const reported = actions ? { ...reviewed, report: `${reviewed.report}\n\n${actions}` } : reviewed;
+    const done = actionsOf(events).some((action) => action.status === 'executed' || action.status === 'failed');
+    const reported = actions
+      ? { ...reviewed, report: `${done ? reviewed.report.replace(NOTHING_DONE, 'Done: see Actions; each ran only after a human approved it.') : reviewed.report}\n\n${actions}` }
+      : reviewed;
     return {
       events: [{ type: 'finding', payload: masker.maskJson(reported) }],
       head: { ...head, finding: reported },

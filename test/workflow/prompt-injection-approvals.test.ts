@@ -81,6 +81,7 @@ describe('instructions in the logs cannot act without an approved record', () =>
     const types = events.map((event) => event.type).filter((type) => type.startsWith('action.'));
     expect(types).toEqual(services.flatMap(() => ['action.executed', 'action.verified']));
     expect(actionsOf(events).map((action) => action.status)).toEqual(services.map(() => 'executed'));
+    expect(investigation.finding?.report).toMatch(/Done: see Actions[\s\S]*## Actions[\s\S]*executed after approval\. Verification: the action was recorded, not executed/);
     const everything = JSON.stringify({ events, requests: model.requests, notices: notifier.notices, progress, investigation, records: await approvals.listApprovals('approved') });
     expect(tokens.length).toBe(services.length);
     for (const token of tokens) expect(everything).not.toContain(token);
