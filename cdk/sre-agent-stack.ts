@@ -293,7 +293,14 @@ export class SreAgentStack extends Stack {
         environment['STACK_ACCOUNT_ID'] = this.account;
       }
       // Only the step that runs tools calls AWS APIs on the investigation's behalf.
-      if (step === 'run-tools') for (const statement of investigationToolStatements(this, toolSettings.data)) role.addToPrincipalPolicy(statement);
+      if (step === 'run-tools') {
+        for (const statement of investigationToolStatements(this, toolSettings.data)) role.addToPrincipalPolicy(statement);
+        Validations.of(role).acknowledge({
+          id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:*:<AWS::AccountId>:log-group:*]',
+          reason:
+            'Logs Insights queries the log groups of whichever services an investigation finds, in any region of this account; they are not known at deploy time. The grant is narrowed to log groups and to the query actions the tools declare.',
+        });
+      }
       if (step === 'publish') {
         environment['NOTIFICATION_TOPIC_ARN'] = this.topic.topicArn;
         role.addToPrincipalPolicy(
@@ -348,7 +355,7 @@ export class SreAgentStack extends Stack {
       Validations.of(role).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason:
-          'Active X-Ray tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions (Resource "*"); every other statement names this stack\'s table, index, key, log group, topic or secret.',
+          'Active X-Ray tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, and RunTools\' read-only investigation APIs (DescribeAlarms, GetMetricData, LookupEvents, GetServiceGraph, ...) support no resource-level permissions (Resource "*"); every other statement names this stack\'s table, index, key, log group, topic or secret.',
       });
       Validations.of(functions[step]).acknowledge({
         id: 'AwsSolutions-L1',

@@ -1,11 +1,14 @@
-import { Stack } from 'aws-cdk-lib';
+import { Aws, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { awsToolIamActions } from '../integrations/aws/index.ts';
 import type { AwsToolSettings } from '../integrations/aws/settings.ts';
 
+/** Every log group of the account, in any region: the groups an investigation queries are found at run time. */
+export const LOG_GROUPS_RESOURCE = `arn:${Aws.PARTITION}:logs:*:${Aws.ACCOUNT_ID}:log-group:*`;
+
 /** Actions whose resources IAM can narrow, and to what; every other read API takes only `*`. */
 const scopedResources = (stack: Stack, settings: AwsToolSettings): Record<string, string[]> => {
-  const logGroups = `arn:${stack.partition}:logs:*:${stack.account}:log-group:*`;
+  const logGroups = LOG_GROUPS_RESOURCE;
   const scoped: Record<string, string[]> = { 'logs:StartQuery': [logGroups], 'logs:FilterLogEvents': [logGroups], 'logs:DescribeLogGroups': [logGroups] };
   const s3 = settings.runbooks.s3Uri?.match(/^s3:\/\/([^/]+)\/?(.*)$/);
   if (s3) {
