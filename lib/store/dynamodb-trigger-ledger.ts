@@ -57,6 +57,8 @@ const isTransactionConflict = (error: unknown): boolean =>
   error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
 
 const MAX_CONFLICT_RETRIES = 10;
+/** A joiner may arrive between the group's opening and its first trigger's admission; it waits this many rounds. */
+const MAX_ATTACH_ATTEMPTS = 30;
 
 const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 const decodeCursor = (cursor: string): Record<string, unknown> | undefined => {
@@ -213,8 +215,9 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
 
   async attach(investigationId: string, trigger: JoinedTrigger): Promise<void> {
     const identity = createHash('sha256').update(trigger.occurrenceKey ?? randomUUID()).digest('hex').slice(0, 16);
-    try {
-      await this.transact({
+    for (let attempt = 0; attempt < MAX_ATTACH_ATTEMPTS; attempt++) {
+      try {
+        await this.transact({
           TransactItems: [
             {
               Put: {
@@ -233,11 +236,19 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
               },
             },
           ],
-      });
-    } catch (error) {
-      // The same occurrence attached twice counts once.
-      if (!isConditionFailure(error)) throw error;
+        });
+        return;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const [joined, admission] = (error as TransactionCanceledException).CancellationReasons ?? [];
+        // The same occurrence attached twice counts once.
+        if (joined?.Code === 'ConditionalCheckFailed') return;
+        // The group's first trigger opened the group but is not admitted yet: wait for it, never drop this one.
+        if (admission?.Code !== 'ConditionalCheckFailed') throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 6)));
+      }
     }
+    throw new Error(`investigation ${investigationId} was not admitted after ${MAX_ATTACH_ATTEMPTS} attempts to attach a trigger to it`);
   }
 
   async joinedTriggers(investigationId: string): Promise<JoinedTrigger[]> {
