@@ -90,6 +90,8 @@ export class TriggerFunction extends Construct {
       logGroup,
       environment: {
         TABLE_NAME: props.table.tableName,
+        // Ledger items, like investigations, expire (TTL) after as many days as the logs are kept.
+        RETENTION_DAYS: String(props.retention),
         STATE_MACHINE_ARN: props.stateMachine.stateMachineArn,
         POWERTOOLS_SERVICE_NAME: 'sre-agent',
         POWERTOOLS_LOG_LEVEL: 'INFO',

@@ -9,6 +9,7 @@ import { DynamoDbApprovalStore } from '../lib/store/dynamodb-approval-store.ts';
 import { SfnTaskCallbacks } from '../lib/approval/sfn-task-callbacks.ts';
 import { approversFromEnv, iamCallerIdentity } from '../lib/api/approval-settings.ts';
 import { DynamoDbTriggerLedger } from '../lib/store/dynamodb-trigger-ledger.ts';
+import { stackEnvironment } from './environment.ts';
 import { StepFunctionsStarter } from '../lib/triggers/step-functions-starter.ts';
 
 export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'sre-agent' });
@@ -25,10 +26,10 @@ let ports: ApiPorts | undefined;
 export const apiPortsFromEnvironment = (): ApiPorts => {
   if (ports) return ports;
   const client = new DynamoDBClient({});
-  const tableName = requiredEnv('TABLE_NAME');
+  const { tableName, retentionDays } = stackEnvironment(process.env).table();
   ports = {
-    store: new DynamoDbStore({ client, tableName }),
-    ledger: new DynamoDbTriggerLedger({ client, tableName }),
+    store: new DynamoDbStore({ client, tableName, retentionDays }),
+    ledger: new DynamoDbTriggerLedger({ client, tableName, retentionDays }),
     starter: new StepFunctionsStarter(new SFNClient({}), requiredEnv('STATE_MACHINE_ARN')),
     secrets: secretsManagerSecrets(process.env.PAGERDUTY_WEBHOOK_SECRET_ARN),
     settings: admissionSettingsFromEnv(process.env),
