@@ -35,7 +35,7 @@ export const apiPortsFromEnvironment = (): ApiPorts => {
     settings: admissionSettingsFromEnv(process.env),
     log: (line) => logger.info(line),
     approvalRoutes: {
-      approvals: new DynamoDbApprovalStore({ client, tableName }),
+      approvals: new DynamoDbApprovalStore({ client, tableName, retentionDays }),
       callbacks: new SfnTaskCallbacks(new SFNClient({})),
       ...approversFromEnv(process.env),
       callerIdentity: iamCallerIdentity,

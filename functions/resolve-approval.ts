@@ -8,7 +8,7 @@ export const handler = stepHandler(
   'resolve-approval',
   async (environment) => {
     const core = coreFrom(environment);
-    const approvals = new DynamoDbApprovalStore({ client: new DynamoDBClient({}), tableName: environment.table().tableName });
+    const approvals = new DynamoDbApprovalStore({ client: new DynamoDBClient({}), ...environment.table() });
     return { ...core, approvals, tools: toolSourceFrom(environment, core.store) };
   },
   resolveApproval,

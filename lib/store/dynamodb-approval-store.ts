@@ -9,13 +9,14 @@ const RECORD = 'RECORD';
 /** The list index's partition per status: `GET /approvals?status=pending` is one query. */
 const statusPartition = (status: Approval['status']) => `APPROVALS#${status}`;
 /** Approval records outlive their investigation's decision by this long: the record of who decided. */
-const RETENTION_SECONDS = 90 * 86_400;
+/** Days an approval record outlives its expiry when the deployment does not say (the store's own default). */
+const DEFAULT_RETENTION_DAYS = 90;
 
 /** Approval records in the investigations table, one partition each, with the task token as an attribute no read returns. */
 export class DynamoDbApprovalStore implements ApprovalStore {
   private readonly documents: DynamoDBDocumentClient;
 
-  constructor(private readonly options: { client: DynamoDBClient; tableName: string }) {
+  constructor(private readonly options: { client: DynamoDBClient; tableName: string; retentionDays?: number }) {
     this.documents = DynamoDBDocumentClient.from(options.client, { marshallOptions: { removeUndefinedValues: true } });
   }
 
@@ -25,7 +26,7 @@ export class DynamoDbApprovalStore implements ApprovalStore {
       await this.documents.send(
         new PutCommand({
           TableName: this.options.tableName,
-          Item: { ...key, ...this.indexAttributes(record), record, taskToken, [tableLayout.ttlAttribute]: Math.floor(Date.parse(record.expiresAt) / 1000) + RETENTION_SECONDS },
+          Item: { ...key, ...this.indexAttributes(record), record, taskToken, [tableLayout.ttlAttribute]: Math.floor(Date.parse(record.expiresAt) / 1000) + (this.options.retentionDays ?? DEFAULT_RETENTION_DAYS) * 86_400 },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
