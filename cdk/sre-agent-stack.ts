@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { awsToolSettings } from '../integrations/aws/settings.ts';
+import { esmBundling } from './esm-bundling.ts';
 import { investigationToolStatements } from './tool-permissions.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -341,15 +342,7 @@ export class SreAgentStack extends Stack {
         role,
         logGroup: fnLogs,
         environment,
-        bundling: {
-          format: OutputFormat.ESM,
-          mainFields: ['module', 'main'],
-          banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-          minify: true,
-          sourceMap: true,
-          target: 'node22',
-          forceDockerBundling: false,
-        },
+        bundling: esmBundling,
       });
 
       Validations.of(role).acknowledge({

@@ -5,10 +5,11 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { esmBundling } from './esm-bundling.ts';
 import { tableLayout } from '../lib/store/table-layout.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -98,15 +99,7 @@ export class TriggerFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
-      bundling: {
-        format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        minify: true,
-        sourceMap: true,
-        target: 'node22',
-        forceDockerBundling: false,
-      },
+      bundling: esmBundling,
     });
     const stack = Stack.of(this);
     const literal = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<${pseudo}>` : value);
