@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { serve, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
 import { ScenarioReplaySource } from '../integrations/scenario/replay-source.ts';
 import { createApp } from '../lib/api/app.ts';
 import type { ApiPorts } from '../lib/api/ports.ts';
@@ -21,6 +22,7 @@ import { InProcessStarter } from './in-process-starter.ts';
 import { DynamoDbApprovalStore } from '../lib/store/dynamodb-approval-store.ts';
 import { approversFromEnv } from '../lib/api/approval-settings.ts';
 import { LocalTaskTokenWaits } from './task-token-waits.ts';
+import { consoleAssetRoutes } from './console/assets.ts';
 
 export interface LocalApiServerOptions {
   client: DynamoDBClient;
@@ -89,7 +91,8 @@ export const startLocalApiServer = async (options: LocalApiServerOptions): Promi
     // The server listens on 127.0.0.1 only: the caller is whoever runs it.
     approvalRoutes: { approvals, callbacks: waits, ...approversFromEnv(env), callerIdentity: () => `local:${env.USER ?? 'unknown'}`, log },
   };
-  const app = createApp(ports);
+  // The console at `/` and `/console/*`; every other path is the API's, unchanged.
+  const app = new Hono().route('/', consoleAssetRoutes()).mount('/', createApp(ports).fetch);
   const server = await new Promise<ServerType>((resolve) => {
     const started: ServerType = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: options.port }, () => resolve(started));
   });
