@@ -66,7 +66,7 @@ export const describeTrigger = (trigger: Trigger): TriggerBrief => {
   if ('schedule' in trigger) {
     return {
       summary: 'Scheduled health sweep',
-      text: 'Scheduled health sweep: no alert fired. Look for anything quietly going wrong (alarms, error trends, saturation, failing dependencies) and report whether there is an incident.',
+      text: 'Scheduled health sweep: no alert fired. Look at alarms in ALARM or INSUFFICIENT_DATA, anomalies in key metrics (errors, latency, saturation, demand), recent changes and failing dependencies, and report whether there is an incident. Say plainly when everything is healthy: a healthy sweep pages no one.',
     };
   }
   return {

@@ -32,7 +32,12 @@ export const checklist = (kind: TriggerKind): string[] => {
   ];
   switch (kind) {
     case 'schedule':
-      return ['List alarms in ALARM and services with rising errors or saturation.', ...common.slice(2), 'Say plainly if nothing is wrong.'];
+      return [
+        'List alarms in ALARM or INSUFFICIENT_DATA (no data may mean a service stopped reporting).',
+        'Read the key metrics (errors, latency, saturation, demand) for anomalies, and list recent changes.',
+        ...common.slice(2),
+        'Say plainly if nothing is wrong.',
+      ];
     case 'question':
       return ['Find the service the question is about and confirm the symptom it describes.', ...common];
     default:

@@ -9,6 +9,7 @@ import { loadMasker } from './privacy.ts';
 import { reviewDraft, unknownEvidenceRefs } from './reflection.ts';
 import { findingFrom, incompleteFinding, NOTHING_DONE } from './report.ts';
 import { runStep } from './run-step.ts';
+import { sweepDigest, sweepDigestSection } from '../triggers/sweep-digest.ts';
 
 /** Evidence refs and their one-line summaries, unmasked for humans. */
 export const evidenceIndex = (events: readonly TranscriptEvent[], masker: Masker): Map<string, string> =>
@@ -45,9 +46,11 @@ export const writeFinding = async (dependencies: StepDependencies['write-finding
     const reported = actions
       ? { ...reviewed, report: `${done ? reviewed.report.replace(NOTHING_DONE, 'Done: see Actions; each ran only after a human approved it.') : reviewed.report}\n\n${actions}` }
       : reviewed;
+    // A health sweep's finding is its digest: what it looked at, whether or not anything was wrong.
+    const written = head.triggerKind === 'schedule' ? { ...reported, report: `${reported.report}\n\n${sweepDigestSection(sweepDigest(events), (text) => masker.unmask(text))}` } : reported;
     return {
-      events: [{ type: 'finding', payload: masker.maskJson(reported) }],
-      head: { ...head, finding: reported },
+      events: [{ type: 'finding', payload: masker.maskJson(written) }],
+      head: { ...head, finding: written },
       outcome: state,
     };
   });
