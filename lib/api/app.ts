@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { approvalsRoutes } from './approvals-routes.ts';
+import { consoleRoutes } from './console-routes.ts';
 import { eventsRoutes } from './events-routes.ts';
 import { investigationsRoutes } from './investigations-routes.ts';
 import { pagerDutyWebhookRoute } from './pagerduty-webhook-route.ts';
@@ -29,6 +30,7 @@ export const createApp = (ports: ApiPorts): Hono => {
     }),
   );
   app.route('/investigations', investigationsRoutes(ports));
+  app.route('/investigations', consoleRoutes(ports));
   app.route('/events', eventsRoutes(ports));
   app.route('/webhooks/pagerduty', pagerDutyWebhookRoute(ports));
   if (ports.approvalRoutes) app.route('/approvals', approvalsRoutes(ports.approvalRoutes));

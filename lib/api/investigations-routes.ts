@@ -9,7 +9,7 @@ import type { ApiPorts } from './ports.ts';
 import { problem } from './problem.ts';
 import { validateJson, validateParam, validateQuery } from './validate.ts';
 
-const investigationId = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'expected an investigation id: 1-100 letters, digits, dots, dashes or underscores');
+export const investigationId = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'expected an investigation id: 1-100 letters, digits, dots, dashes or underscores');
 
 const serviceName = z.string().min(1).max(200);
 
@@ -35,7 +35,7 @@ const listQuery = z.strictObject({
   cursor: z.string().min(1).max(2000).optional(),
 });
 
-const transcriptQuery = z.strictObject({
+export const transcriptQuery = z.strictObject({
   cursor: z.string().regex(/^\d{1,9}$/, 'expected the nextCursor of the previous page').optional(),
   limit: pageLimit(500, 100),
 });
