@@ -25,3 +25,9 @@ export const toolsOption = (): Option =>
   new Option('--tools <source>', 'replay: the scenario replay tools; aws: the AWS tools (SDK calls answered from the scenario, or live AWS with --event alone)')
     .choices(['replay', 'aws'])
     .default('replay');
+
+/** A port to listen on from 0 (any free port) to 65535. */
+export const listenPort = (value: string): number => {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError('expected a port from 0 (any free port) to 65535');
+  return Number(value);
+};

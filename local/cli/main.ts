@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ModelConfigError } from '../../lib/model/config/index.ts';
 import { SettingsError } from '../../lib/workflow/settings.ts';
 import { ScenarioError } from '../scenario-files.ts';
+import { consoleCommand } from './console.ts';
 import { evalCommand } from './eval.ts';
 import { investigateCommand } from './investigate.ts';
 import { listCommand } from './list.ts';
@@ -37,6 +38,7 @@ export const createProgram = (setExitCode: (code: number) => void): Command => {
   program.addCommand(listCommand());
   program.addCommand(evalCommand());
   program.addCommand(serveCommand());
+  program.addCommand(consoleCommand());
   // Last, so every command added above, now or later, inherits it.
   reportBadInputOnEveryCommand(program);
   return program;

@@ -68,6 +68,18 @@ const badInput: [string[], RegExp, string][] = [
   [['serve', '--scenario', 'x', '--port', '70000'], /option '--port <n>' argument '70000' is invalid/, 'sre-agent serve --help'],
   [['serve', '--scenario', 'x', '--max-iterations', '0'], /option '--max-iterations <n>' argument '0' is invalid/, 'sre-agent serve --help'],
   [['serve', '--scenario', 'x', '--provider', 'gpt'], /option '--provider <name>' argument 'gpt' is invalid/, 'sre-agent serve --help'],
+
+  [['console', '--port', 'abc'], /option '--port <n>' argument 'abc' is invalid\. expected a port from 0/, 'sre-agent console --help'],
+  [['console', '--port', '70000'], /option '--port <n>' argument '70000' is invalid/, 'sre-agent console --help'],
+  [['console', '--api'], /option '--api <url>' argument missing/, 'sre-agent console --help'],
+  [['console', '--api', 'not a url'], /option '--api <url>' argument 'not a url' is invalid\. expected a URL such as http:\/\/127\.0\.0\.1:8787/, 'sre-agent console --help'],
+  [['console', '--api', 'ftp://127.0.0.1/'], /option '--api <url>' argument 'ftp:\/\/127\.0\.0\.1\/' is invalid\. expected an http or https URL/, 'sre-agent console --help'],
+  [['console', '--api', 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/prod?stage=x'], /is invalid\. give the API's base URL without user, password, query or fragment/, 'sre-agent console --help'],
+  [['console', '--api', 'http://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/prod'], /error: http:\/\/a1b2c3d4e5\.execute-api\.eu-west-1\.amazonaws\.com is not local.*use https/, 'sre-agent console --help'],
+  [['console', '--api', 'https://sre.example.com/'], /error: sre\.example\.com is neither API Gateway .* add --region <region>/, 'sre-agent console --help'],
+  [['console', '--api', 'http://127.0.0.1:8787', '--region', 'eu-west-1'], /error: --region signs requests for API Gateway, but http:\/\/127\.0\.0\.1:8787 is a local API.*drop --region/, 'sre-agent console --help'],
+  [['console', '--region', 'Ireland'], /option '--region <region>' argument 'Ireland' is invalid\. expected an AWS region such as eu-west-1/, 'sre-agent console --help'],
+  [['console', 'extra'], /too many arguments for 'console'/, 'sre-agent console --help'],
 ];
 
 describe('sre-agent options', () => {
@@ -86,7 +98,7 @@ describe('sre-agent options', () => {
 
   it('every subcommand, including any added later, rejects an unknown option with exit 2', async () => {
     const names = createProgram(() => undefined).commands.map((command) => command.name());
-    expect(names).toEqual(expect.arrayContaining(['investigate', 'transcript', 'list', 'eval', 'serve']));
+    expect(names).toEqual(expect.arrayContaining(['investigate', 'transcript', 'list', 'eval', 'serve', 'console']));
     for (const name of names) {
       const { code, stderr } = await run(name, '--no-such-option');
       expect(code, name).toBe(EXIT.badInput);
