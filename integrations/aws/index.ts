@@ -12,6 +12,8 @@ import { searchRunbooks } from './runbooks/search-runbooks.ts';
 import { getDependencies } from './xray/get-dependencies.ts';
 import { getTraces } from './xray/get-traces.ts';
 import { declaredIamActions } from './iam.ts';
+import { awsRemediationFactories } from './remediation/index.ts';
+import { declaredRemediationActions, type RemediationIamActions } from './remediation/iam.ts';
 import type { AwsToolSettings } from './settings.ts';
 import { AwsToolSource } from './source.ts';
 import type { AwsToolFactory } from './tools.ts';
@@ -38,7 +40,10 @@ export const awsToolFactories: Readonly<Record<string, AwsToolFactory>> = {
 };
 
 export const awsToolSource = (options: { store: InvestigationStore; settings: AwsToolSettings; home: { accountId?: string; region: string } }): AwsToolSource =>
-  new AwsToolSource({ ...options, factories: awsToolFactories, catalog: taggedCatalog });
+  new AwsToolSource({ ...options, factories: awsToolFactories, remediationFactories: awsRemediationFactories, catalog: taggedCatalog });
 
 /** The IAM actions the enabled AWS tools need: the tool-running function's grant. */
 export const awsToolIamActions = (settings: AwsToolSettings): string[] => declaredIamActions(awsToolFactories, settings);
+
+/** The enabled remediation tools' actions: reads for the function that runs them, changes for the remediation role alone. */
+export const awsRemediationIamActions = (settings: AwsToolSettings): RemediationIamActions => declaredRemediationActions(awsRemediationFactories, settings);

@@ -1,3 +1,4 @@
+import { STSClient } from '@aws-sdk/client-sts';
 import { analyzeIncident } from '../../lib/analyst/analyze-incident-tool.ts';
 import type { Investigation } from '../../lib/domain/investigation.ts';
 import type { InvestigationStore } from '../../lib/store/port.ts';
@@ -8,7 +9,8 @@ import { RecordedSnapshots } from '../scenario/recorded-snapshots.ts';
 import type { ServiceCatalog } from './catalog.ts';
 import { assumedRoleCredentials, AwsClients, type AwsBackend } from './clients.ts';
 import { scenarioEmulations } from './emulation/index.ts';
-import type { AwsToolSettings } from './settings.ts';
+import { narrowedByRole, type NarrowedClients, type RemediationFactory } from './remediation/index.ts';
+import { awsRemediationToolNames, type AwsToolSettings } from './settings.ts';
 import type { AwsToolDependencies, AwsToolFactory } from './tools.ts';
 
 export interface AwsToolSourceOptions {
@@ -17,6 +19,7 @@ export interface AwsToolSourceOptions {
   /** The account and region the stack runs in: other accounts are reached through the cross-account role. */
   home: { accountId?: string; region: string };
   factories: Readonly<Record<string, AwsToolFactory>>;
+  remediationFactories: Readonly<Record<string, RemediationFactory>>;
   catalog: (clients: AwsClients, settings: AwsToolSettings) => ServiceCatalog;
 }
 
@@ -68,11 +71,46 @@ export class AwsToolSource implements ToolSource {
       paced: backend.kind === 'live',
       ...(ref.accountId ? { accountId: ref.accountId } : {}),
     };
-    return { toolbox: new Toolbox(awsTools(this.options.factories, dependencies)), now };
+    const accountId = ref.accountId ?? home.accountId;
+    const remediation = awsRemediation(this.options.remediationFactories, settings, { region, backend, ...(accountId ? { accountId } : {}) }, clients);
+    return { toolbox: new Toolbox([...awsTools(this.options.factories, dependencies), ...remediation]), now };
   }
 }
 
-/** The enabled tools, with analyze_incident over the others when it is enabled. */
+/** What an emulated account's remediation role is called when the settings name none: nothing is assumed there for real. */
+const EMULATED_REMEDIATION_ROLE = 'sre-agent-remediation';
+
+/**
+ * The remediation tools offered: on a live account only those enabled (opt-in, through the
+ * configured role); on an emulated account all of them, since its changes are answered and
+ * recorded by the emulation and reach nothing.
+ */
+const awsRemediation = (
+  factories: Readonly<Record<string, RemediationFactory>>,
+  settings: AwsToolSettings,
+  target: { region: string; backend: AwsBackend; accountId?: string },
+  clients: AwsClients,
+): ToolDefinition[] => {
+  const emulated = target.backend.kind === 'emulated';
+  const enabled = new Set<string>(emulated ? awsRemediationToolNames : settings.enabledTools);
+  const chosen = Object.entries(factories).filter(([name]) => enabled.has(name));
+  if (chosen.length === 0) return [];
+  const roleName = settings.remediation?.roleName ?? (emulated ? EMULATED_REMEDIATION_ROLE : undefined);
+  const narrowed: NarrowedClients = async (grant) => {
+    if (!roleName) throw new Error(`${grant.action} needs the remediation role, and none is configured (settings.remediation.roleName)`);
+    if (!target.accountId) throw new Error(`${grant.action} needs the remediation role in the investigated account, but the account is not known (the trigger names none and STACK_ACCOUNT_ID is unset)`);
+    return narrowedByRole({
+      roleArn: `arn:aws:iam::${target.accountId}:role/${roleName}`,
+      region: target.region,
+      ...(settings.remediation?.externalId ? { externalId: settings.remediation.externalId } : {}),
+      // Emulated: the emulation answers AssumeRole too, and the narrowed clients are emulated like the rest.
+      ...(emulated ? { sts: clients.get(STSClient), backend: () => target.backend } : {}),
+    })(grant);
+  };
+  return chosen.map(([, factory]) => factory.create({ clients, narrowed, ...(target.accountId ? { accountId: target.accountId } : {}) }));
+};
+
+/** The enabled read tools, with analyze_incident over them when it is enabled. */
 export const awsTools = (factories: Readonly<Record<string, AwsToolFactory>>, dependencies: AwsToolDependencies): ToolDefinition[] => {
   const enabled = new Set<string>(dependencies.settings.enabledTools);
   const tools = Object.entries(factories)

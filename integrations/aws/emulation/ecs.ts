@@ -17,8 +17,23 @@ import { emulatedAccount, emulatedRegion, resourceNameOf, serviceArnOf, serviceO
  */
 const DESCRIBE_SERVICES_MAX = 10;
 
-const taskDefinitionArn = (environment: RecordedEnvironment, name: string) =>
-  `arn:aws:ecs:${emulatedRegion(environment)}:${emulatedAccount(environment)}:task-definition/${name}:1`;
+const HISTORY_MINUTES = 365 * 24 * 60;
+
+/**
+ * The service's registered revisions: those its recorded deploys name (`task definition orders:412 -> orders:413`),
+ * else one per deploy after a first revision 1. The last is the one it runs.
+ */
+export const revisionsOf = (environment: RecordedEnvironment, name: string): number[] => {
+  const deploys = environment.changes(HISTORY_MINUTES).filter((change) => change.service === name && change.kind === 'deploy');
+  const named = deploys.flatMap((change) => [...change.summary.matchAll(new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+)`, 'g'))].map((match) => Number(match[1])));
+  if (named.length > 0) return [...new Set(named)].sort((a, b) => a - b);
+  return Array.from({ length: deploys.length + 1 }, (_, index) => index + 1);
+};
+
+export const currentRevision = (environment: RecordedEnvironment, name: string): number => revisionsOf(environment, name).at(-1) ?? 1;
+
+export const taskDefinitionArn = (environment: RecordedEnvironment, name: string, revision = currentRevision(environment, name)) =>
+  `arn:aws:ecs:${emulatedRegion(environment)}:${emulatedAccount(environment)}:task-definition/${name}:${revision}`;
 
 /** The ECS service the identifier names, with the identity fields DescribeServices returns. */
 export const describedEcsService = (environment: RecordedEnvironment, cluster: string | undefined, identifier: string): Service | undefined => {
@@ -58,7 +73,7 @@ const describeTaskDefinition = (input: DescribeTaskDefinitionCommandInput, envir
     taskDefinition: {
       taskDefinitionArn: taskDefinitionArn(environment, spec.name),
       family: spec.name,
-      revision: 1,
+      revision: currentRevision(environment, spec.name),
       status: 'ACTIVE',
       containerDefinitions: [
         {

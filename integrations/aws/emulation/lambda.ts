@@ -33,17 +33,25 @@ const functionOf = (environment: RecordedEnvironment, identifier: string | undef
 
 const changesOf = (environment: RecordedEnvironment, service: string) => environment.changes(HISTORY_MINUTES).filter((change) => change.service === service);
 
-/** Each recorded deploy of the function published a version; its number is the one the change names, else the next. */
+/**
+ * Each recorded deploy of the function published a version; its number is the one the change names, else the next.
+ * The version a deploy moved the alias away from (`details.previousVersion`) was published before the recording began.
+ */
 const versionsOf = (environment: RecordedEnvironment, service: string, arn: string): FunctionConfiguration[] => {
   let previous = 0;
-  return changesOf(environment, service)
-    .filter((change) => change.kind === 'deploy')
-    .map((change) => {
+  const deploys = changesOf(environment, service).filter((change) => change.kind === 'deploy');
+  const before = Number(deploys[0]?.details?.previousVersion);
+  const earlier: FunctionConfiguration[] = Number.isInteger(before) && before > 0 ? [{ FunctionName: service, FunctionArn: `${arn}:${before}`, Version: String(before) }] : [];
+  if (earlier.length > 0) previous = before;
+  return [
+    ...earlier,
+    ...deploys.map((change) => {
       const named = Number(/version (\d+)/i.exec(change.summary)?.[1] ?? Number.NaN);
       const version = Number.isInteger(named) && named > previous ? named : previous + 1;
       previous = version;
       return { FunctionName: service, FunctionArn: `${arn}:${version}`, Version: String(version), LastModified: lambdaTime(toMillis(change.timestamp)), Description: change.summary };
-    });
+    }),
+  ];
 };
 
 const parametersOf = (details: Record<string, unknown> | undefined): Record<string, unknown> => {

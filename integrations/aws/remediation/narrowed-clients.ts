@@ -1,5 +1,5 @@
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
-import { AwsClients } from '../clients.ts';
+import { AwsClients, type AwsBackend } from '../clients.ts';
 
 /** The one API action a remediation may take, on the one resource it names. */
 export interface ActionGrant {
@@ -18,7 +18,14 @@ export const sessionPolicy = (grant: ActionGrant): string =>
 const SESSION_SECONDS = 900;
 
 /** Assumes the remediation role once per action, with a session policy that allows that action on that resource alone. */
-export const narrowedByRole = (options: { roleArn: string; region: string; externalId?: string; sts?: STSClient }): NarrowedClients => {
+export const narrowedByRole = (options: {
+  roleArn: string;
+  region: string;
+  externalId?: string;
+  sts?: STSClient;
+  /** Where the narrowed clients' calls go with the session's credentials: AWS itself unless an emulation answers them. */
+  backend?: (credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }) => AwsBackend;
+}): NarrowedClients => {
   const sts = options.sts ?? new STSClient({ region: options.region, retryMode: 'adaptive' });
   return async (grant) => {
     const { Credentials: assumed } = await sts.send(
@@ -36,6 +43,6 @@ export const narrowedByRole = (options: { roleArn: string; region: string; exter
       secretAccessKey: assumed.SecretAccessKey,
       ...(assumed.SessionToken ? { sessionToken: assumed.SessionToken } : {}),
     };
-    return new AwsClients(options.region, { kind: 'live', credentials: async () => credentials });
+    return new AwsClients(options.region, options.backend ? options.backend(credentials) : { kind: 'live', credentials: async () => credentials });
   };
 };
