@@ -12,6 +12,9 @@ export class ApiTargetError extends Error {}
 const API_GATEWAY_HOST = /^[a-z0-9-]+\.execute-api\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** An API on this machine: `sre-agent serve`. */
+export const isLocalApi = (url: URL): boolean => LOOPBACK_HOSTS.has(url.hostname);
+
 export const API_URL_HELP = 'http://127.0.0.1:8787 (sre-agent serve) or https://<id>.execute-api.<region>.amazonaws.com/<stage> (the stack\'s ApiUrl output)';
 
 /**
@@ -21,7 +24,7 @@ export const API_URL_HELP = 'http://127.0.0.1:8787 (sre-agent serve) or https://
  */
 export const apiTarget = (url: URL, region?: string): ApiTarget => {
   const gatewayRegion = API_GATEWAY_HOST.exec(url.hostname)?.[1];
-  if (LOOPBACK_HOSTS.has(url.hostname)) {
+  if (isLocalApi(url)) {
     if (region !== undefined) {
       throw new ApiTargetError(`--region signs requests for API Gateway, but ${url.origin} is a local API, which takes them unsigned: drop --region`);
     }

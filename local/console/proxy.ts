@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { MAX_BODY_BYTES } from '../../lib/api/app.ts';
 import { problem } from '../../lib/api/problem.ts';
 import { signedHeaders, type SigningIdentity } from './proxy-signer.ts';
+import { isLocalApi } from './proxy-target.ts';
 
 export interface ApiProxyOptions {
   /** The API's base URL; its path (an API Gateway stage) prefixes every forwarded path. */
@@ -41,10 +42,8 @@ const targetUrl = (api: URL, incoming: URL): URL => {
   return url;
 };
 
-const isLocal = (api: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(api.hostname);
-
 const howToReach = (api: URL): string =>
-  isLocal(api)
+  isLocalApi(api)
     ? `start the local API with \`sre-agent serve --scenario <fileOrId> --port ${api.port || 80}\`, or point \`sre-agent console --api <URL>\` at a running one`
     : 'check the URL against the stack\'s ApiUrl output (`sre-agent console --api <ApiUrl>`), and your network or VPN';
 
