@@ -71,6 +71,7 @@ export const startLocalApiServer = async (options: LocalApiServerOptions): Promi
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.masking ? { masking: options.masking } : {}),
     approvals,
+    joinedTriggers: ledger,
   };
   let ports: ApiPorts | undefined;
   const starter = new InProcessStarter({

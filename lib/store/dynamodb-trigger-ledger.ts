@@ -13,6 +13,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { executionInput } from '../workflow/control.ts';
 import type { Admission, AdmissionState, InvestigationPage, JoinedTrigger, SlotClaim, TriggerLedger } from '../triggers/ledger.ts';
+import { DynamoDbJoinedTriggers, investigationPartition, JOINED_TRIGGER_PREFIX } from './dynamodb-joined-triggers.ts';
 import { tableLayout } from './table-layout.ts';
 
 export interface DynamoDbTriggerLedgerOptions {
@@ -27,7 +28,6 @@ type Item = Record<string, unknown>;
 
 // Keys beside the store's own: the investigation's partition gets ADMISSION and JOINED# items;
 // claims, groups, the queue and the running slots have partitions of their own.
-const investigationKey = (id: string) => `INV#${id}`;
 const claimKey = (key: string) => `CLAIM#${key}`;
 const groupKey = (key: string) => `GROUP#${key}`;
 const QUEUE = 'QUEUE';
@@ -80,9 +80,11 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
   private readonly tableName: string;
   private readonly retentionSeconds: number;
   private readonly clock: () => Date;
+  private readonly joined: DynamoDbJoinedTriggers;
 
   constructor(options: DynamoDbTriggerLedgerOptions) {
     this.documents = DynamoDBDocumentClient.from(options.client, { marshallOptions: { removeUndefinedValues: true } });
+    this.joined = new DynamoDbJoinedTriggers({ client: options.client, tableName: options.tableName });
     this.tableName = options.tableName;
     this.retentionSeconds = (options.retentionDays ?? 90) * 86_400;
     this.clock = options.clock ?? (() => new Date());
@@ -162,7 +164,7 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
               Put: {
                 TableName: this.tableName,
                 Item: {
-                  pk: investigationKey(investigationId),
+                  pk: investigationPartition(investigationId),
                   sk: 'ADMISSION',
                   investigationId,
                   state: 'queued',
@@ -194,7 +196,7 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
   }
 
   async admission(investigationId: string): Promise<Admission | undefined> {
-    const item = await this.get(investigationKey(investigationId), 'ADMISSION');
+    const item = await this.get(investigationPartition(investigationId), 'ADMISSION');
     if (!item) return undefined;
     const parsed = admissionItem.parse(item);
     return { ...parsed, input: executionInput.parse(JSON.parse(parsed.input)) };
@@ -204,7 +206,7 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
     await this.documents.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: { pk: investigationKey(investigationId), sk: 'ADMISSION' },
+        Key: { pk: investigationPartition(investigationId), sk: 'ADMISSION' },
         UpdateExpression: 'SET #state = :state',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#state': 'state' },
@@ -222,14 +224,14 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
             {
               Put: {
                 TableName: this.tableName,
-                Item: { pk: investigationKey(investigationId), sk: `JOINED#${trigger.receivedAt}#${identity}`, ...trigger, expiresAt: this.expiry() },
+                Item: { pk: investigationPartition(investigationId), sk: `${JOINED_TRIGGER_PREFIX}${trigger.receivedAt}#${identity}`, ...trigger, expiresAt: this.expiry() },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
             {
               Update: {
                 TableName: this.tableName,
-                Key: { pk: investigationKey(investigationId), sk: 'ADMISSION' },
+                Key: { pk: investigationPartition(investigationId), sk: 'ADMISSION' },
                 UpdateExpression: 'ADD triggerCount :one',
                 ConditionExpression: 'attribute_exists(pk)',
                 ExpressionAttributeValues: { ':one': 1 },
@@ -252,12 +254,7 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
   }
 
   async joinedTriggers(investigationId: string): Promise<JoinedTrigger[]> {
-    const items = await this.queryAll(investigationKey(investigationId), 'JOINED#');
-    return items.map((item) => ({
-      receivedAt: String(item.receivedAt),
-      summary: String(item.summary),
-      ...(typeof item.occurrenceKey === 'string' ? { occurrenceKey: item.occurrenceKey } : {}),
-    }));
+    return this.joined.joinedTriggers(investigationId);
   }
 
   async acquireSlot(investigationId: string, cap: number): Promise<SlotClaim> {
@@ -267,7 +264,7 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
             {
               Update: {
                 TableName: this.tableName,
-                Key: { pk: investigationKey(investigationId), sk: 'ADMISSION' },
+                Key: { pk: investigationPartition(investigationId), sk: 'ADMISSION' },
                 UpdateExpression: 'SET holdsSlot = :true',
                 ConditionExpression: 'attribute_exists(pk) AND holdsSlot = :false',
                 ExpressionAttributeValues: { ':true': true, ':false': false },
@@ -300,7 +297,7 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
             {
               Update: {
                 TableName: this.tableName,
-                Key: { pk: investigationKey(investigationId), sk: 'ADMISSION' },
+                Key: { pk: investigationPartition(investigationId), sk: 'ADMISSION' },
                 UpdateExpression: 'SET holdsSlot = :false',
                 ConditionExpression: 'holdsSlot = :true',
                 ExpressionAttributeValues: { ':true': true, ':false': false },
@@ -395,24 +392,5 @@ export class DynamoDbTriggerLedger implements TriggerLedger {
   private async get(pk: string, sk: string): Promise<Item | undefined> {
     const result = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk }, ConsistentRead: true }));
     return result.Item;
-  }
-
-  private async queryAll(pk: string, prefix: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
   }
 }

@@ -57,9 +57,11 @@ export const admitTrigger = async (ports: AdmissionPorts, trigger: Trigger, deli
   if (identity.groupKey !== undefined) {
     const group = await ledger.joinGroup(identity.groupKey, candidateId, at, settings.groupWindowMs);
     if (group.joined) {
+      const brief = describeTrigger(trigger);
       await ledger.attach(group.investigationId, {
         receivedAt,
-        summary: describeTrigger(trigger).summary,
+        summary: brief.summary,
+        ...(brief.occurredAt === undefined ? {} : { occurredAt: brief.occurredAt }),
         ...(identity.occurrenceKey === undefined ? {} : { occurrenceKey: identity.occurrenceKey }),
       });
       await Promise.all(claimed.map((key) => ledger.reassign(key, group.investigationId)));

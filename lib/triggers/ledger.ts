@@ -20,9 +20,15 @@ export interface Admission {
 /** A trigger that joined an existing investigation instead of starting one. */
 export interface JoinedTrigger {
   receivedAt: string;
+  /** Which alarm or incident, in what state: `CloudWatch alarm orders-5xx is ALARM`. */
   summary: string;
+  /** When it fired (the alarm's state change, the incident's creation), when the trigger says. */
+  occurredAt?: string;
   occurrenceKey?: string;
 }
+
+/** What a workflow step reads of the ledger: the triggers that joined an investigation. */
+export type JoinedTriggerReader = Pick<TriggerLedger, 'joinedTriggers'>;
 
 /** `held`: this investigation already has a slot (another caller is starting it); `full`: the cap is reached. */
 export type SlotClaim = 'acquired' | 'held' | 'full';

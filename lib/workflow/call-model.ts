@@ -12,7 +12,7 @@ import { conversationOf } from './conversation.ts';
 import { now, type StepDependencies } from './dependencies.ts';
 import { modelCalledOnce } from './once.ts';
 import { loadMasker, maskMapDocument } from './privacy.ts';
-import { finalAnswerNudge } from './prompts.ts';
+import { finalAnswerNudge, joinedTriggersNote } from './prompts.ts';
 import { reviewDraft, revisionRequest } from './reflection.ts';
 import { runStep } from './run-step.ts';
 
@@ -39,7 +39,10 @@ export const callModel = async (dependencies: StepDependencies['call-model'], in
       };
     }
     const events = await dependencies.store.events(head.id);
-    const { plan, tools, messages } = conversationOf(events);
+    const { plan, tools, messages: history } = conversationOf(events);
+    // Last, so a trigger that joined since the previous turn leaves the cached prefix of the conversation intact.
+    const joined = (await dependencies.joinedTriggers?.joinedTriggers(head.id)) ?? [];
+    const messages = joined.length > 0 ? [...history, { role: 'user' as const, content: joinedTriggersNote(joined) }] : history;
     const request: ModelRequest = state.finalOnly
       ? { system: plan.system, messages: [...messages, { role: 'user', content: finalAnswerNudge }], tools: [], toolChoice: 'none' }
       : { system: plan.system, messages, tools, toolChoice: 'auto' };

@@ -5,6 +5,7 @@ import type { ApprovalStore } from '../store/approval-store.ts';
 import type { Notifier } from '../notify/port.ts';
 import type { InvestigationStore } from '../store/port.ts';
 import type { ToolSource } from '../tools/source.ts';
+import type { JoinedTriggerReader } from '../triggers/ledger.ts';
 
 /** What the workflow steps need from the outside world; AWS and local runs pass different adapters. */
 export interface WorkflowDependencies {
@@ -21,6 +22,8 @@ export interface WorkflowDependencies {
   maxToolCallsPerTurn?: number;
   /** Approval records; without them a call that needs approval fails its investigation instead of running. */
   approvals?: ApprovalStore;
+  /** Re-firings and related alarms that joined the investigation; the model sees them on its next turn. */
+  joinedTriggers?: JoinedTriggerReader;
   clock?: () => Date;
 }
 
@@ -35,7 +38,7 @@ type Core = Pick<WorkflowDependencies, 'store' | 'clock' | 'masking'>;
 export interface StepDependencies {
   'start-investigation': Core & { model: Pick<ModelPort, 'name'> };
   plan: Core & Pick<WorkflowDependencies, 'tools'>;
-  'call-model': Core & Pick<WorkflowDependencies, 'model' | 'budget'>;
+  'call-model': Core & Pick<WorkflowDependencies, 'model' | 'budget' | 'joinedTriggers'>;
   'run-tools': Core & Pick<WorkflowDependencies, 'tools' | 'toolResultTokens' | 'maxToolCallsPerTurn'>;
   'request-approval': Core & Pick<WorkflowDependencies, 'tools' | 'approvals'>;
   'resolve-approval': Core & Pick<WorkflowDependencies, 'tools' | 'approvals' | 'toolResultTokens'>;

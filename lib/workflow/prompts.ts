@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { findingDraft } from '../domain/finding.ts';
 import type { TriggerKind } from '../domain/trigger.ts';
+import type { JoinedTrigger } from '../triggers/ledger.ts';
 
 const finalAnswerSchema = JSON.stringify(z.toJSONSchema(findingDraft, { io: 'input', target: 'draft-7' }));
 
@@ -47,3 +48,15 @@ export const checklist = (kind: TriggerKind): string[] => {
 
 export const finalAnswerNudge =
   'The investigation budget is used up. Give your final answer now as the JSON object described in the instructions, with the evidence you have.';
+
+/**
+ * The triggers that joined the investigation since it started, one compact line each: when it
+ * fired, which alarm or incident, in what state. It goes through the gateway like every message.
+ */
+export const joinedTriggersNote = (joined: readonly JoinedTrigger[]): string =>
+  [
+    `${joined.length} more trigger${joined.length === 1 ? '' : 's'} joined this investigation since it started (re-firings and alarms on the same service and resource); weigh them as part of the same incident:`,
+    ...[...joined]
+      .sort((a, b) => (a.occurredAt ?? a.receivedAt).localeCompare(b.occurredAt ?? b.receivedAt))
+      .map((trigger) => `- ${trigger.occurredAt ?? trigger.receivedAt}: ${trigger.summary}`),
+  ].join('\n');
