@@ -1,5 +1,6 @@
 import { SNSClient } from '@aws-sdk/client-sns';
-import { reportChannelsFrom, withReportChannels } from '../lib/notify/report-channels.ts';
+import { ReportChannelsNotifier } from '../lib/notify/report-channels.ts';
+import { reportSettings, secretsManagerReportSecret } from '../lib/notify/report-secret.ts';
 import { SnsNotifier } from '../lib/notify/sns-notifier.ts';
 import { publish } from '../lib/workflow/publish.ts';
 import { coreFrom } from './ports.ts';
@@ -9,10 +10,14 @@ export const handler = stepHandler(
   'publish',
   async (environment) => {
     const core = coreFrom(environment);
-    // The SNS topic always; a PagerDuty note and Slack when their settings are present.
-    const notifier = withReportChannels(new SnsNotifier(new SNSClient({}), environment.notificationTopicArn()), reportChannelsFrom(process.env), core.store, {
-      onFailure: (channel, error) => logger.warn('report channel failed after retries', { channel, error: error instanceof Error ? error.message : String(error) }),
-    });
+    const secretArn = environment.reportSecretArn();
+    // The SNS topic always; a PagerDuty note and Slack when their settings are present, their tokens from Secrets Manager.
+    const notifier = new ReportChannelsNotifier(
+      new SnsNotifier(new SNSClient({}), environment.notificationTopicArn()),
+      reportSettings(process.env, secretArn === undefined ? undefined : secretsManagerReportSecret(secretArn)),
+      core.store,
+      { onFailure: (channel, error) => logger.warn('report channel failed', { channel, error: error instanceof Error ? error.message : String(error) }) },
+    );
     return { ...core, notifier };
   },
   publish,

@@ -1,7 +1,7 @@
 import type { InvestigationStore } from '../store/port.ts';
 import { FanOutNotifier } from './fan-out-notifier.ts';
 import { PagerDutyNotifier } from './pagerduty-notifier.ts';
-import type { Notifier } from './port.ts';
+import type { Notice, Notifier } from './port.ts';
 import { DEFAULT_RETRY_POLICY, RetryingNotifier, type RetryPolicy } from './retrying-notifier.ts';
 import { SlackNotifier, type SlackTarget } from './slack-notifier.ts';
 
@@ -19,7 +19,7 @@ export interface ReportChannels {
 
 /**
  * Reads the report channels from settings (the environment locally; on AWS the environment plus
- * the report secret's keys):
+ * the report secret's keys, see report-secret.ts):
  * PAGERDUTY_API_TOKEN + PAGERDUTY_FROM (+ PAGERDUTY_API_URL) post a note on the incident;
  * SLACK_WEBHOOK_URL, or SLACK_BOT_TOKEN + SLACK_CHANNEL (+ SLACK_API_URL), post to Slack;
  * SRE_AGENT_PUBLIC_URL is the link base.
@@ -63,3 +63,33 @@ export const withReportChannels = (
   ].map((notifier) => new RetryingNotifier(notifier, retry));
   return extra.length === 0 ? primary : new FanOutNotifier([primary, ...extra], options.onFailure);
 };
+
+/**
+ * The primary notifier plus the report channels, whose settings are read each time a notice goes
+ * out, so a rotated token is used without a deploy (the secret reader caches it for its maxAge).
+ * When the settings cannot be read or are wrong, the primary channel still announces and the
+ * failure is reported; the finding is stored already, so nothing is lost.
+ */
+export class ReportChannelsNotifier implements Notifier {
+  readonly channel: string;
+
+  constructor(
+    private readonly primary: Notifier,
+    private readonly settings: () => Promise<Record<string, string | undefined>>,
+    private readonly store: Pick<InvestigationStore, 'getTrigger'>,
+    private readonly options: { retry?: RetryPolicy; onFailure?: (channel: string, error: unknown) => void } = {},
+  ) {
+    this.channel = `${primary.channel}+report channels`;
+  }
+
+  async publish(notice: Notice): Promise<{ messageId?: string }> {
+    let channels: ReportChannels;
+    try {
+      channels = reportChannelsFrom(await this.settings());
+    } catch (error) {
+      this.options.onFailure?.('report channels', error);
+      return this.primary.publish(notice);
+    }
+    return withReportChannels(this.primary, channels, this.store, this.options).publish(notice);
+  }
+}
