@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
-import { ScenarioReplaySource } from '../integrations/scenario/replay-source.ts';
 import { createApp } from '../lib/api/app.ts';
 import type { ApiPorts } from '../lib/api/ports.ts';
 import { environmentSecrets } from '../lib/api/secrets.ts';
@@ -23,12 +21,15 @@ import { DynamoDbApprovalStore } from '../lib/store/dynamodb-approval-store.ts';
 import { approversFromEnv } from '../lib/api/approval-settings.ts';
 import { LocalTaskTokenWaits } from './task-token-waits.ts';
 import { consoleAssetRoutes } from './console/assets.ts';
+import { scenarioToolSource, type ToolChoice } from './session.ts';
 
 export interface LocalApiServerOptions {
   client: DynamoDBClient;
   tableName: string;
   /** Its environment backs the tools of every investigation the server starts. */
   scenario: Pick<Scenario, 'now' | 'environment'>;
+  /** Which tool code reads that environment (default replay). */
+  tools?: ToolChoice;
   model: ModelPort;
   budget?: InvestigationBudget;
   masking?: MaskingOptions;
@@ -54,9 +55,7 @@ export const startLocalApiServer = async (options: LocalApiServerOptions): Promi
   const log = options.log ?? (() => undefined);
   const store = new DynamoDbStore({ client: options.client, tableName: options.tableName });
   const ledger = new DynamoDbTriggerLedger({ client: options.client, tableName: options.tableName });
-  const recorded = { now: options.scenario.now, environment: options.scenario.environment };
-  const snapshot = `env-${createHash('sha256').update(JSON.stringify(recorded)).digest('hex').slice(0, 20)}`;
-  await store.putSnapshot(snapshot, recorded);
+  const tools = await scenarioToolSource(store, options.scenario, options.tools ?? 'replay');
 
   const recording = new RecordingNotifier();
   const approvals = new DynamoDbApprovalStore({ client: options.client, tableName: options.tableName });
@@ -64,7 +63,7 @@ export const startLocalApiServer = async (options: LocalApiServerOptions): Promi
   const dependencies: WorkflowDependencies = {
     store,
     model: options.model,
-    tools: new ScenarioReplaySource(store),
+    tools: tools.source,
     notifier: withReportChannels(recording, reportChannelsFrom(env), store, {
       onFailure: (channel, error) => log(`report to ${channel} failed: ${error instanceof Error ? error.message : String(error)}`),
     }),
@@ -87,7 +86,7 @@ export const startLocalApiServer = async (options: LocalApiServerOptions): Promi
     ledger,
     starter,
     secrets: environmentSecrets(env),
-    settings: { ...admissionSettingsFromEnv(env), toolSource: { kind: 'scenario-replay', snapshot } },
+    settings: { ...admissionSettingsFromEnv(env), toolSource: tools.ref },
     log,
     // The server listens on 127.0.0.1 only: the caller is whoever runs it.
     approvalRoutes: { approvals, callbacks: waits, ...approversFromEnv(env), callerIdentity: () => `local:${env.USER ?? 'unknown'}`, log },

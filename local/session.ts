@@ -7,6 +7,7 @@ import type { InvestigableScenario } from '../lib/domain/scenario.ts';
 import type { InvestigationStore } from '../lib/store/port.ts';
 import type { Trigger } from '../lib/domain/trigger.ts';
 import type { ToolSourceRef } from '../lib/domain/investigation.ts';
+import type { ToolSource } from '../lib/tools/source.ts';
 import { triggerOrigin } from '../lib/triggers/from-event.ts';
 import type { Investigation } from '../lib/domain/investigation.ts';
 import type { ModelPort } from '../lib/model/port.ts';
@@ -123,6 +124,28 @@ const runInvestigation = async (
 };
 
 /**
+ * The one place that builds the tools of investigations over a scenario's recorded environment: the
+ * environment stored as a snapshot, then the replay tools, or the AWS tools with every SDK call
+ * answered from it (in the scenario's account and region, else the trigger's).
+ */
+export const scenarioToolSource = async (
+  store: InvestigationStore,
+  scenario: Pick<InvestigableScenario, 'now' | 'environment'>,
+  tools: ToolChoice,
+  trigger?: Trigger,
+): Promise<{ ref: ToolSourceRef; source: ToolSource }> => {
+  const recorded = { now: scenario.now, environment: scenario.environment };
+  const snapshot = `env-${createHash('sha256').update(JSON.stringify(recorded)).digest('hex').slice(0, 20)}`;
+  await store.putSnapshot(snapshot, recorded);
+  if (tools === 'aws') {
+    const { accountId, region } = scenario.environment;
+    const origin = { ...(trigger ? triggerOrigin(trigger) : {}), ...(accountId ? { accountId } : {}), ...(region ? { region } : {}) };
+    return { ref: { kind: 'aws', emulatedSnapshot: snapshot, ...origin }, source: awsSource(store, origin, { emulated: true }) };
+  }
+  return { ref: { kind: 'scenario-replay', snapshot }, source: new ScenarioReplaySource(store) };
+};
+
+/**
  * Investigates a scenario through the local workflow: its environment becomes a recorded
  * snapshot the tools read; its id, title, description and truth never enter the store.
  */
@@ -132,15 +155,9 @@ export const investigateScenario = async (
   model: ModelPort,
   options: InvestigationOptions = {},
 ): Promise<ScenarioRun> => {
-  const recorded = { now: scenario.now, environment: scenario.environment };
-  const snapshot = `env-${createHash('sha256').update(JSON.stringify(recorded)).digest('hex').slice(0, 20)}`;
-  await session.store.putSnapshot(snapshot, recorded);
   const trigger = options.trigger ?? scenario.trigger;
-  if (options.tools === 'aws') {
-    const origin = { ...triggerOrigin(trigger), ...(scenario.environment.accountId ? { accountId: scenario.environment.accountId } : {}), ...(scenario.environment.region ? { region: scenario.environment.region } : {}) };
-    return runInvestigation(session, trigger, { kind: 'aws', emulatedSnapshot: snapshot, ...origin }, awsSource(session.store, origin, { emulated: true }), model, options);
-  }
-  return runInvestigation(session, trigger, { kind: 'scenario-replay', snapshot }, new ScenarioReplaySource(session.store), model, options);
+  const { ref, source } = await scenarioToolSource(session.store, scenario, options.tools ?? 'replay', trigger);
+  return runInvestigation(session, trigger, ref, source, model, options);
 };
 
 /** Investigates a real trigger against the AWS account of the environment's credentials. */

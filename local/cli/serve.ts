@@ -2,8 +2,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { selectModel } from '../model-selection.ts';
 import { loadScenario } from '../scenario-files.ts';
 import { startLocalApiServer } from '../api-server.ts';
-import { DEFAULT_DATA_DIR, LOCAL_TABLE_NAME, openLocalSession } from '../session.ts';
-import { positiveInteger, providerOption } from './arguments.ts';
+import { DEFAULT_DATA_DIR, LOCAL_TABLE_NAME, openLocalSession, type ToolChoice } from '../session.ts';
+import { positiveInteger, providerOption, toolsOption } from './arguments.ts';
 
 const DEFAULT_PORT = 8787;
 
@@ -22,7 +22,8 @@ export const serveCommand = (): Command =>
     .option('--data-dir <dir>', 'where DynamoDB Local keeps its data', DEFAULT_DATA_DIR)
     .option('--max-iterations <n>', 'model turns before the agent must answer', positiveInteger, 8)
     .addOption(providerOption())
-    .action(async (options: { scenario: string; port: number; dataDir: string; maxIterations: number; provider?: string }) => {
+    .addOption(toolsOption())
+    .action(async (options: { scenario: string; port: number; dataDir: string; maxIterations: number; provider?: string; tools: ToolChoice }) => {
       const scenario = loadScenario(options.scenario);
       const { model, budget, masking } = await selectModel(options.provider);
       const session = await openLocalSession(options.dataDir);
@@ -31,6 +32,7 @@ export const serveCommand = (): Command =>
         client: session.database.client,
         tableName: LOCAL_TABLE_NAME,
         scenario,
+        tools: options.tools,
         model,
         budget,
         ...(masking ? { masking } : {}),
