@@ -17,11 +17,11 @@ describe('console assets', () => {
     expect([...html.matchAll(/(?:src|href)="([^"#]+)"/g)].map((match) => match[1])).toEqual(['console/uPlot.min.css', 'console/console.css', 'console/app.js']);
   });
 
-  it('bundles the page script and serves the styles', async () => {
+  it('bundles the page script with uPlot and serves the styles', async () => {
     const script = await routes.request('/console/app.js');
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
-    expect(await script.text()).toContain('getElementById');
+    expect(await script.text()).toContain('uPlot');
     const uPlotStyles = await routes.request('/console/uPlot.min.css');
     expect(uPlotStyles.headers.get('content-type')).toMatch(/^text\/css/);
     expect(await uPlotStyles.text()).toContain('.uplot');
