@@ -56,7 +56,8 @@ const onCallModel = () =>
           { at: '2026-03-10T14:08:24Z', event: 'inventory-api v2.14.0 deployed' },
           { at: '2026-03-10T14:12:12Z', event: 'first reservation errors' },
         ],
-        impact: 'Checkout fails for orders that reserve stock.',
+        // Markup in the model's words must reach the page as text.
+        impact: 'Checkout fails for orders that reserve stock; the storefront shows <img src=x onerror="window.injected=true">.',
       }),
     };
   });
@@ -143,6 +144,9 @@ describe('the console in a real Chromium', () => {
     const report = page.locator('.report');
     await report.getByRole('heading', { name: 'Actions' }).waitFor();
     expect(await report.textContent()).toContain('executed after approval');
+    expect(await report.textContent()).toContain('<img src=x onerror="window.injected=true">');
+    expect(await report.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => 'injected' in window)).toBe(false);
     // As it opens once finished, facts, chart and timeline in view (docs/console.png is a copy of it).
     await page.setViewportSize({ width: 1280, height: 1500 });
     await page.reload();
