@@ -30,6 +30,10 @@ const modelName = stringContext(app, 'modelName');
 const modelSecretArn = stringContext(app, 'modelSecretArn');
 const sweepRateMinutes = numberContext(app, 'sweepRateMinutes');
 const webhookSecretArn = stringContext(app, 'webhookSecretArn');
+const reportSecretArn = stringContext(app, 'reportSecretArn');
+const reportChannels = Object.fromEntries(
+  (['pagerDutyFrom', 'slackChannel', 'publicUrl'] as const).flatMap((key) => (stringContext(app, key) === undefined ? [] : [[key, stringContext(app, key)!]])),
+) as NonNullable<SreAgentStackProps['reportChannels']>;
 const maxRunning = numberContext(app, 'maxRunning');
 const groupWindowMinutes = numberContext(app, 'groupWindowMinutes');
 /** `awsTools` is an object in cdk.json, or JSON text from `-c awsTools='{...}'`. */
@@ -45,6 +49,8 @@ new SreAgentStack(app, 'SreAgent', {
   ...(modelSecretArn !== undefined ? { modelSecretArn } : {}),
   ...(sweepRateMinutes !== undefined ? { sweepRateMinutes } : {}),
   ...(webhookSecretArn !== undefined ? { webhookSecretArn } : {}),
+  ...(reportSecretArn !== undefined ? { reportSecretArn } : {}),
+  ...(Object.keys(reportChannels).length > 0 ? { reportChannels } : {}),
   ...(maxRunning !== undefined ? { maxRunning } : {}),
   ...(groupWindowMinutes !== undefined ? { groupWindowMinutes } : {}),
   ...(awsTools !== undefined && awsTools !== null ? { awsTools } : {}),

@@ -1,5 +1,6 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -57,7 +58,12 @@ export class InvestigationApi extends Construct {
         ...(props.groupWindowMinutes === undefined ? {} : { SRE_AGENT_GROUP_WINDOW_MINUTES: String(props.groupWindowMinutes) }),
       },
     });
-    props.webhookSecret?.grantRead(this.handler.role);
+    // Powertools reads it with GetSecretValue alone: no DescribeSecret, nothing else.
+    if (props.webhookSecret) {
+      this.handler.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid: 'ReadWebhookSecret', actions: ['secretsmanager:GetSecretValue'], resources: [props.webhookSecret.secretArn] }),
+      );
+    }
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: props.retention, encryptionKey: props.key, removalPolicy: RemovalPolicy.DESTROY });
     this.api = new apigateway.RestApi(this, 'Api', {

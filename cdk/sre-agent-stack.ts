@@ -59,6 +59,13 @@ export interface SreAgentStackProps extends StackProps {
   readonly sweepRateMinutes?: number;
   /** Secrets Manager secret (a plain string) holding the PagerDuty webhook signing secret; only the API function may read it. */
   readonly webhookSecretArn?: string;
+  /**
+   * Secrets Manager secret (JSON with any of PAGERDUTY_API_TOKEN, SLACK_BOT_TOKEN, SLACK_WEBHOOK_URL)
+   * holding the report channels' tokens; only Publish may read it.
+   */
+  readonly reportSecretArn?: string;
+  /** The report channels' other settings, given to Publish: a PagerDuty user's email (PAGERDUTY_FROM), a Slack channel for the bot token, the console's base URL for links. */
+  readonly reportChannels?: { readonly pagerDutyFrom?: string; readonly slackChannel?: string; readonly publicUrl?: string };
   /** Investigations running at once; the rest are queued. Default 10. */
   readonly maxRunning?: number;
   /** Minutes a storm group stays open after its last trigger. Default 30. */
@@ -180,9 +187,9 @@ export class SreAgentStack extends Stack {
     const modelProvider = props.modelProvider ?? DEFAULT_MODEL;
     const modelName = props.modelName ?? DEFAULT_MODEL;
     const modelSecretArn = props.modelSecretArn;
-    if (modelSecretArn !== undefined && !Token.isUnresolved(modelSecretArn)) {
-      if (!/^arn:[a-z-]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/.test(modelSecretArn)) {
-        throw new Error(`SreAgentStack: modelSecretArn must be a Secrets Manager secret ARN; got ${modelSecretArn}`);
+    for (const [name, arn] of Object.entries({ modelSecretArn, webhookSecretArn: props.webhookSecretArn, reportSecretArn: props.reportSecretArn })) {
+      if (arn !== undefined && !Token.isUnresolved(arn) && !/^arn:[a-z-]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/.test(arn)) {
+        throw new Error(`SreAgentStack: ${name} must be a Secrets Manager secret ARN; got ${arn}`);
       }
     }
 
@@ -306,6 +313,19 @@ export class SreAgentStack extends Stack {
         environment['NOTIFICATION_TOPIC_ARN'] = this.topic.topicArn;
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({ sid: 'PublishFindings', actions: ['sns:Publish'], resources: [this.topic.topicArn] }),
+        );
+      }
+      // The report channels' tokens come from their secret, never from the environment; the rest of their settings do.
+      if (step === 'publish') {
+        const { pagerDutyFrom, slackChannel, publicUrl } = props.reportChannels ?? {};
+        if (pagerDutyFrom !== undefined) environment['PAGERDUTY_FROM'] = pagerDutyFrom;
+        if (slackChannel !== undefined) environment['SLACK_CHANNEL'] = slackChannel;
+        if (publicUrl !== undefined) environment['SRE_AGENT_PUBLIC_URL'] = publicUrl;
+      }
+      if (step === 'publish' && props.reportSecretArn !== undefined) {
+        environment['SRE_AGENT_REPORT_SECRET_ARN'] = props.reportSecretArn;
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({ sid: 'ReadReportSecret', actions: ['secretsmanager:GetSecretValue'], resources: [props.reportSecretArn] }),
         );
       }
       if (step === 'call-model' && modelProvider === 'bedrock') {
