@@ -16,7 +16,7 @@ const timestamped = (line: string) => `${new Date().toISOString()} ${line}\n`;
 
 export const serveCommand = (): Command =>
   new Command('serve')
-    .description('Serve the HTTP API (investigations, EventBridge events, PagerDuty webhooks) on 127.0.0.1, investigating in process against a scenario.')
+    .description('Serve the HTTP API (investigations, approvals, EventBridge events, PagerDuty webhooks) and the web console on 127.0.0.1, investigating in process against a scenario.')
     .requiredOption('--scenario <fileOrId>', 'a scenario file (sre-scenario/v1) or bundled id whose environment backs the tools')
     .option('--port <n>', 'the port on 127.0.0.1 (0 picks a free one)', port, DEFAULT_PORT)
     .option('--data-dir <dir>', 'where DynamoDB Local keeps its data', DEFAULT_DATA_DIR)
@@ -40,7 +40,7 @@ export const serveCommand = (): Command =>
         port: options.port,
         log,
       });
-      process.stdout.write(`sre-agent API listening on ${server.url}\n`);
+      process.stdout.write(`sre-agent API listening on ${server.url}\nconsole: open ${server.url}/\n`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once('SIGINT', stop);
