@@ -4,6 +4,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../lib/model/port.ts';
 import { startLocalApiServer, type LocalApiServer } from '../../local/api-server.ts';
+import { consoleAssetRoutes } from '../../local/console/assets.ts';
+import { startConsoleServer } from '../../local/console/proxy-server.ts';
 import { BUNDLED_SCENARIOS_DIR, parseScenarioText } from '../../local/scenario-files.ts';
 import { freshStore } from '../support/dynamodb.ts';
 import { ScriptedModel } from '../support/scripted-model.ts';
@@ -188,6 +190,27 @@ describe('the console in a real Chromium', () => {
     const decided = page.locator(`article.approval[data-approval-id="${approvalId}"]`);
     await decided.locator('dd').filter({ hasText: 'rejected by local:oncall' }).waitFor();
     expect(await decided.getByRole('button').count()).toBe(0);
+  });
+
+  it('behind sre-agent console (the proxy) the same page lists, opens and charts, and works from the keyboard', async () => {
+    const proxy = await startConsoleServer({ assets: consoleAssetRoutes(), api: new URL(server.url), port: 0 });
+    try {
+      await page.goto(`${proxy.url}/`);
+      const listed = page.getByRole('link', { name: 'CloudWatch alarm storefront-web-alb-target-5xx is ALARM' });
+      await listed.waitFor();
+      // Tab through the page to the investigation's link and follow it with Enter.
+      for (let presses = 0; presses < 30 && !(await listed.evaluate((link) => link === document.activeElement)); presses++) await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/#\/investigations\/inv-/);
+      await page.locator('figure .uplot canvas').waitFor();
+      await page.locator('.facts').getByText('succeeded', { exact: true }).waitFor();
+      await page.getByRole('link', { name: 'Approvals' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
+      await page.getByLabel('Status').selectOption('approved');
+      await page.locator('article.approval dd').filter({ hasText: 'approved by local:oncall' }).first().waitFor();
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('the page made no request outside 127.0.0.1 and threw no error', () => {

@@ -65,7 +65,9 @@ export const investigationPage = (main: HTMLElement, route: Extract<Route, { nam
   const announcer = el('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
   const problem = el('p', { class: 'message', role: 'alert' });
   const approvalsList = el('div', { class: 'approvals' });
-  const approvalsSection = section('approvals-heading', 'Approvals waiting for a decision', approvalsList);
+  const approvalsNote = el('p', { class: 'message', role: 'status' });
+  const approvalsSection = section('approvals-heading', 'Approvals waiting for a decision', approvalsNote, approvalsList);
+  const chartNote = el('p', { class: 'message', role: 'status' });
   approvalsSection.hidden = true;
   const chartBox = el('div', {}, el('p', {}, 'Loading…'));
   const timelineBox = el('div', {}, el('p', {}, 'Loading…'));
@@ -88,7 +90,7 @@ export const investigationPage = (main: HTMLElement, route: Extract<Route, { nam
     problem,
     approvalsSection,
     toggle,
-    section('chart-heading', 'Alarm metric', chartBox),
+    section('chart-heading', 'Alarm metric', chartNote, chartBox),
     section('timeline-heading', 'Timeline', timelineBox),
     section('report-heading', 'Report', reportBox),
     section('transcript-heading', 'Transcript', transcriptBox),
@@ -182,11 +184,24 @@ export const investigationPage = (main: HTMLElement, route: Extract<Route, { nam
   const refresh = async (): Promise<boolean> => {
     const previous = detail?.status;
     detail = await getJson<InvestigationDetail>(`/investigations/${encodeURIComponent(id)}`);
-    if (alarm === undefined && detail.status !== 'queued') alarm = (await getJson<{ alarm: AlarmView | null }>(`/investigations/${encodeURIComponent(id)}/alarm`)).alarm;
+    // The alarm and the approvals add to the page; an API without their routes still shows the rest.
+    if (alarm === undefined && detail.status !== 'queued') {
+      try {
+        alarm = (await getJson<{ alarm: AlarmView | null }>(`/investigations/${encodeURIComponent(id)}/alarm`)).alarm;
+        chartNote.textContent = '';
+      } catch (error) {
+        chartNote.textContent = `The alarm could not be read (${errorText(error)}), so its threshold and onset are not marked.`;
+      }
+    }
     const changed = await readers[values].refresh();
-    const { items } = await getJson<{ items: ApprovalView[] }>('/approvals?status=pending&limit=100');
-    cards.show(items.filter((approval) => approval.investigationId === id));
-    approvalsSection.hidden = cards.count === 0;
+    try {
+      const { items } = await getJson<{ items: ApprovalView[] }>('/approvals?status=pending&limit=100');
+      approvalsNote.textContent = '';
+      cards.show(items.filter((approval) => approval.investigationId === id));
+    } catch (error) {
+      approvalsNote.textContent = `The approvals could not be read: ${errorText(error)}`;
+    }
+    approvalsSection.hidden = cards.count === 0 && approvalsNote.textContent === '';
     showSummary(detail);
     if (changed || previous !== detail.status) showEvidence();
     if (previous !== undefined && previous !== detail.status) announcer.textContent = `Investigation ${detail.status}.`;
