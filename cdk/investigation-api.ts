@@ -7,6 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { taskCallbackStatement } from './approval-redelivery.ts';
 import { TriggerFunction } from './trigger-function.ts';
 
 export interface InvestigationApiProps {
@@ -30,6 +31,8 @@ export const API_ROUTES = [
   ['/investigations/{id}/transcript', 'GET'],
   ['/investigations/{id}/cancel', 'POST'],
   ['/events', 'POST'],
+  ['/approvals', 'GET'],
+  ['/approvals/{id}', 'POST'],
   ['/webhooks/pagerduty', 'POST'],
 ] as const;
 export const WEBHOOK_ROUTE = '/webhooks/pagerduty';
@@ -47,7 +50,7 @@ export class InvestigationApi extends Construct {
     super(scope, id);
     this.handler = new TriggerFunction(this, 'Handler', {
       handler: 'api',
-      description: 'sre-agent HTTP API: investigations, EventBridge events, PagerDuty webhooks',
+      description: 'sre-agent HTTP API: investigations, EventBridge events, PagerDuty webhooks, approval decisions',
       table: props.table,
       key: props.key,
       stateMachine: props.stateMachine,
@@ -64,6 +67,8 @@ export class InvestigationApi extends Construct {
         new iam.PolicyStatement({ sid: 'ReadWebhookSecret', actions: ['secretsmanager:GetSecretValue'], resources: [props.webhookSecret.secretArn] }),
       );
     }
+    // The API decides approvals (POST /approvals/{id}) and answers the waiting approval state.
+    this.handler.role.addToPrincipalPolicy(taskCallbackStatement(props.stateMachine));
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: props.retention, encryptionKey: props.key, removalPolicy: RemovalPolicy.DESTROY });
     this.api = new apigateway.RestApi(this, 'Api', {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { awsToolSettings } from '../integrations/aws/settings.ts';
 import { esmBundling } from './esm-bundling.ts';
-import { investigationToolStatements } from './tool-permissions.ts';
+import { investigationToolStatements, remediationRoleStatements, remediationStepStatements } from './tool-permissions.ts';
+import { ApprovalRedelivery } from './approval-redelivery.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -171,6 +172,9 @@ export class SreAgentStack extends Stack {
   readonly alarmRuleDeadLetterQueue: sqs.Queue;
   readonly triggers: InvestigationTriggers;
   readonly api: InvestigationApi;
+  readonly approvalRedelivery: ApprovalRedelivery;
+  /** The role approved actions are made through; present when a remediation tool is enabled. */
+  readonly remediationRole?: iam.Role;
 
   constructor(scope: Construct, id: string, props: SreAgentStackProps = {}) {
     super(scope, id, props);
@@ -255,6 +259,7 @@ export class SreAgentStack extends Stack {
     });
 
     // --- Step functions (Lambda) ---------------------------------------------------------------
+    const remediationSteps = remediationStepStatements(this, toolSettings.data);
     const functions = {} as Record<StepName, NodejsFunction>;
     for (const step of stepNames) {
       const name = stateNameOf[step];
@@ -309,6 +314,9 @@ export class SreAgentStack extends Stack {
             'Logs Insights queries the log groups of whichever services an investigation finds, in any region of this account; they are not known at deploy time. The grant is narrowed to log groups and to the query actions the tools declare.',
         });
       }
+      // Remediation (when enabled): previews read the value an action changes; ResolveApproval executes the approved action.
+      if (step === 'request-approval') for (const statement of remediationSteps.request) role.addToPrincipalPolicy(statement);
+      if (step === 'resolve-approval') for (const statement of remediationSteps.resolve) role.addToPrincipalPolicy(statement);
       if (step === 'publish') {
         environment['NOTIFICATION_TOPIC_ARN'] = this.topic.topicArn;
         role.addToPrincipalPolicy(
@@ -378,6 +386,23 @@ export class SreAgentStack extends Stack {
     }
     this.functions = functions;
 
+    // --- Remediation role: only the function executing approved actions may assume it ----------
+    const changes = remediationRoleStatements(toolSettings.data);
+    if (changes.length > 0 && toolSettings.data.remediation) {
+      this.remediationRole = new iam.Role(this, 'RemediationRole', {
+        roleName: toolSettings.data.remediation.roleName,
+        assumedBy: new iam.ArnPrincipal(functions['resolve-approval'].role!.roleArn),
+        maxSessionDuration: Duration.hours(1),
+        description: 'sre-agent: makes an approved change; each session is narrowed by its session policy to that action on that resource',
+      });
+      for (const statement of changes) this.remediationRole.addToPrincipalPolicy(statement);
+      Validations.of(this.remediationRole).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'The services and functions an approved action changes are found during the investigation, not at deploy time; every session is assumed with a session policy that allows exactly one action on one resource ARN, and only ResolveApproval may assume the role.',
+      });
+    }
+
     // --- Workflow -------------------------------------------------------------------------------
     const workflowLogs = logGroup(
       'WorkflowLogs',
@@ -439,6 +464,8 @@ export class SreAgentStack extends Stack {
       ...doors,
       ...(props.webhookSecretArn ? { webhookSecret: secretsmanager.Secret.fromSecretCompleteArn(this, 'WebhookSecret', props.webhookSecretArn) } : {}),
     });
+
+    this.approvalRedelivery = new ApprovalRedelivery(this, 'ApprovalRedelivery', { table: this.table, key: this.key, stateMachine, retention });
 
     // --- Outputs --------------------------------------------------------------------------------
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'Investigations table' });

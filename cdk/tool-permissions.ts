@@ -1,6 +1,6 @@
 import { Aws, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { awsToolIamActions } from '../integrations/aws/index.ts';
+import { awsRemediationIamActions, awsToolIamActions } from '../integrations/aws/index.ts';
 import type { AwsToolSettings } from '../integrations/aws/settings.ts';
 
 /** Every log group of the account, in any region: the groups an investigation queries are found at run time. */
@@ -43,4 +43,39 @@ export const investigationToolStatements = (stack: Stack, settings: AwsToolSetti
     );
   }
   return statements;
+};
+
+/** The read tools an approved action's verification calls (lib/workflow/verify-recovery.ts): the alarm, then its metric. */
+const VERIFICATION_TOOLS = ['list_alarms', 'get_metrics'];
+
+/**
+ * What the approval steps need when remediation tools are enabled: their reads (the previous value
+ * shown to the approver, the plan of a rollback) for both steps, and for the step that executes the
+ * approved action the verification's reads and assuming the remediation role; nothing when none is enabled.
+ */
+export const remediationStepStatements = (stack: Stack, settings: AwsToolSettings): { request: iam.PolicyStatement[]; resolve: iam.PolicyStatement[] } => {
+  const { reads, changes } = awsRemediationIamActions(settings);
+  if (changes.length === 0 || !settings.remediation) return { request: [], resolve: [] };
+  const previews = new iam.PolicyStatement({ sid: 'RemediationReads', actions: reads, resources: ['*'] });
+  const verification = awsToolIamActions({ ...settings, enabledTools: settings.enabledTools.filter((name) => VERIFICATION_TOOLS.includes(name)) });
+  const roleName = settings.remediation.roleName;
+  return {
+    request: [previews],
+    resolve: [
+      previews,
+      ...(verification.length > 0 ? [new iam.PolicyStatement({ sid: 'VerificationReads', actions: verification, resources: ['*'] })] : []),
+      new iam.PolicyStatement({
+        sid: 'AssumeRemediationRole',
+        actions: ['sts:AssumeRole'],
+        // Cross-account investigations change things through the same-named role in the alarm's account.
+        resources: [settings.crossAccount ? `arn:${stack.partition}:iam::*:role/${roleName}` : `arn:${stack.partition}:iam::${stack.account}:role/${roleName}`],
+      }),
+    ],
+  };
+};
+
+/** The remediation role's grant: the enabled tools' change actions, each session narrowed further to one action on one resource. */
+export const remediationRoleStatements = (settings: AwsToolSettings): iam.PolicyStatement[] => {
+  const { changes } = awsRemediationIamActions(settings);
+  return changes.length === 0 ? [] : [new iam.PolicyStatement({ sid: 'RemediationChanges', actions: changes, resources: ['*'] })];
 };

@@ -156,16 +156,16 @@ describe('SreAgentStack', () => {
     const keyArn = { 'Fn::GetAtt': [logicalId(stack.key.node.defaultChild), 'Arn'] };
     template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: keyArn });
     const logGroups = Object.values(ofType('AWS::Logs::LogGroup'));
-    expect(logGroups).toHaveLength(14); // nine step functions, the workflow, three trigger functions, the API access logs
+    expect(logGroups).toHaveLength(15); // nine step functions, the workflow, three trigger functions, the approval redelivery, the API access logs
     for (const group of logGroups) {
       expect(group.Properties['KmsKeyId']).toEqual(keyArn);
       expect(group.Properties['RetentionInDays']).toBe(14);
     }
   });
 
-  it('has twelve Node.js 22 arm64 functions (nine steps, three doors), traced, each with its own log group', () => {
+  it('has thirteen Node.js 22 arm64 functions (nine steps, three doors, the approval redelivery), traced, each with its own log group', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(12);
+    expect(Object.keys(functions)).toHaveLength(13);
     const logGroupIds = new Set(Object.keys(ofType('AWS::Logs::LogGroup')));
     const seenLogGroups = new Set<string>();
     for (const fn of Object.values(functions)) {
@@ -288,6 +288,30 @@ describe('SreAgentStack', () => {
     }
     // No step lists investigations, so no step's statement reaches the table's indexes.
     for (const step of stepNames) expect(JSON.stringify(policyStatementsOf(step)), step).not.toContain('/index/');
+  });
+
+  it('lets only the deciding functions answer an approval wait: the API and the scheduled redelivery', () => {
+    const callbackActions = ['states:SendTaskSuccess', 'states:SendTaskFailure'];
+    const roleIdsOf = (policy: Resource) => (policy.Properties['Roles'] as { Ref: string }[]).map((role) => role.Ref);
+    const answering = Object.values(ofType('AWS::IAM::Policy')).filter((policy) =>
+      (policy.Properties['PolicyDocument'].Statement as Statement[]).some((statement) => actionsOf(statement).some((action) => callbackActions.includes(action))),
+    );
+    expect(answering.flatMap(roleIdsOf).sort()).toEqual([logicalId(stack.api.handler.role.node.defaultChild), logicalId(stack.approvalRedelivery.role.node.defaultChild)].sort());
+    const machineArn = { Ref: logicalId(stack.workflow.stateMachine.node.defaultChild) };
+    for (const policy of answering) {
+      const statement = (policy.Properties['PolicyDocument'].Statement as Statement[]).find((candidate) => candidate.Sid === 'AnswerApprovalWaits');
+      expect([...actionsOf(statement!)].sort()).toEqual([...callbackActions].sort());
+      expect(statement?.Resource).toEqual(machineArn);
+    }
+    // The redelivery runs every minute and may read, list (the status index) and mark approval records, nothing else.
+    const redelivery = Object.values(ofType('AWS::IAM::Policy')).find((policy) => roleIdsOf(policy).includes(logicalId(stack.approvalRedelivery.role.node.defaultChild)))!;
+    const table = (redelivery.Properties['PolicyDocument'].Statement as Statement[]).find((statement) => statement.Sid === 'ApprovalRecords');
+    expect(actionsOf(table!).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(JSON.stringify(table!.Resource)).toContain('/index/');
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack.approvalRedelivery.function.node.defaultChild), 'Arn'] } })],
+    });
   });
 
   it('expires the table items after the log retention: one setting, in every function', () => {

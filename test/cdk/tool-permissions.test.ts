@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { awsToolIamActions } from '../../integrations/aws/index.ts';
+import { awsRemediationIamActions, awsToolIamActions } from '../../integrations/aws/index.ts';
 import { awsToolSettings } from '../../integrations/aws/settings.ts';
 import { SreAgentStack, type SreAgentStackProps } from '../../cdk/sre-agent-stack.ts';
 import { stepNames, type StepName } from '../../lib/workflow/control.ts';
@@ -64,5 +64,43 @@ describe('the AWS tools\' permissions', () => {
 
   it('refuses settings that do not parse, naming the field', () => {
     expect(() => statementsByStep({ awsTools: { enabledTools: ['no_such_tool' as never] } })).toThrow(/awsTools is not valid[\s\S]*enabledTools/);
+  });
+
+  it('with remediation enabled: only ResolveApproval may assume the remediation role, which alone holds the change actions; the approval steps get the reads', () => {
+    const settings = { enabledTools: ['list_alarms', 'get_metrics', 'describe_service', 'ecs_rollback_task_definition', 'lambda_set_reserved_concurrency'] as never, remediation: { roleName: 'sre-agent-remediation' } };
+    const app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
+    const stack = new SreAgentStack(app, 'Remediation', { env: { account: '123456789012', region: 'us-east-1' }, awsTools: settings });
+    const template = Template.fromStack(stack);
+    const { reads, changes } = awsRemediationIamActions(awsToolSettings.parse(settings));
+    expect(changes).toEqual(['ecs:UpdateService', 'lambda:PutFunctionConcurrency']);
+    const roleId = stack.getLogicalId(stack.remediationRole!.node.defaultChild as never);
+    const role = template.toJSON().Resources[roleId];
+    expect(role.Properties.RoleName).toBe('sre-agent-remediation');
+    const resolveRoleId = stack.getLogicalId(stack.functions['resolve-approval'].role!.node.defaultChild as never);
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { AWS: { 'Fn::GetAtt': [resolveRoleId, 'Arn'] } } },
+    ]);
+    const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+    const holders = (action: string) =>
+      policies
+        .filter((policy) => actionsOf(policy.Properties.PolicyDocument.Statement).includes(action))
+        .flatMap((policy) => policy.Properties.Roles.map((ref: { Ref: string }) => ref.Ref));
+    for (const action of changes) expect(holders(action), action).toEqual([roleId]);
+    expect(holders('sts:AssumeRole')).toEqual([resolveRoleId]);
+    const byStep = statementsByStep({ awsTools: settings });
+    expect(byStep['resolve-approval'].find((statement) => statement.Sid === 'AssumeRemediationRole')?.Resource).toBe('arn:aws:iam::123456789012:role/sre-agent-remediation');
+    for (const step of ['request-approval', 'resolve-approval'] as const) expect(actionsOf(byStep[step]), step).toEqual(expect.arrayContaining(reads));
+    // Verification re-reads the alarm and its metric after the action.
+    expect(actionsOf(byStep['resolve-approval'])).toEqual(expect.arrayContaining(['cloudwatch:DescribeAlarms', 'cloudwatch:GetMetricData']));
+    for (const step of stepNames.filter((name) => name !== 'request-approval' && name !== 'resolve-approval')) {
+      expect(actionsOf(byStep[step]).filter((action) => reads.includes(action) && !defaults.includes(action)), step).toEqual([]);
+    }
+  });
+
+  it('without a remediation tool enabled there is no remediation role and no approval step reads anything', () => {
+    const app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
+    const stack = new SreAgentStack(app, 'NoRemediation', { env: { account: '123456789012', region: 'us-east-1' } });
+    expect(stack.remediationRole).toBeUndefined();
+    for (const step of ['request-approval', 'resolve-approval'] as const) expect(actionsOf(statements[step]).filter((action) => action.startsWith('ecs:') || action.startsWith('sts:') || action.startsWith('cloudwatch:')), step).toEqual([]);
   });
 });
