@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Hono } from 'hono';
+import { createApp } from '../../lib/api/app.ts';
+import { DynamoDbApprovalStore } from '../../lib/store/dynamodb-approval-store.ts';
 import { signPagerDutyBody } from '../../lib/triggers/pagerduty-signature.ts';
 import { apiOnFreshTable, samples, WEBHOOK_SECRET, type RecordingStarter } from './support.ts';
 
@@ -127,14 +129,18 @@ describe('fuzzed malformed requests on every route', () => {
     );
   });
 
-  it('GET /investigations/{id}, its transcript and cancel: bad ids get a 400 or 404 naming the id', async () => {
+  it.each([
+    ['GET', ''],
+    ['GET', '/transcript'],
+    ['POST', '/cancel'],
+  ])('%s /investigations/{id}%s: bad or unknown ids get a 400 or 404 naming the id', async (method, suffix) => {
     const id = fc.oneof(
       fc.string({ minLength: 1, maxLength: 120 }),
       fc.stringMatching(/^[A-Za-z0-9._-]{1,100}$/),
     );
     await fc.assert(
-      fc.asyncProperty(id, fc.constantFrom('', '/transcript', '/cancel'), async (raw, suffix) => {
-        const response = await send(`/investigations/${encodeURIComponent(raw)}${suffix}`, { method: suffix === '/cancel' ? 'POST' : 'GET' });
+      fc.asyncProperty(id, async (raw) => {
+        const response = await send(`/investigations/${encodeURIComponent(raw)}${suffix}`, { method });
         const { status, paths } = await rejection(response);
         expect([400, 404]).toContain(status);
         expect(paths.some((path) => path === 'path.id' || path === 'path')).toBe(true);
@@ -193,6 +199,61 @@ describe('fuzzed malformed requests on every route', () => {
       { numRuns: RUNS },
     );
     expect(starter.started).toHaveLength(0);
+  });
+
+  describe('the approval routes', () => {
+    let approvalsApp: Hono;
+    const callbacks: string[] = [];
+
+    beforeAll(async () => {
+      const { ports, client, tableName } = await apiOnFreshTable();
+      approvalsApp = createApp({
+        ...ports,
+        approvalRoutes: {
+          approvals: new DynamoDbApprovalStore({ client, tableName }),
+          callbacks: { succeed: async () => void callbacks.push('success'), fail: async () => void callbacks.push('failure') },
+          callerIdentity: () => 'arn:aws:iam::123456789012:role/oncall',
+        },
+      });
+    });
+
+    it('GET /approvals: malformed queries get a 400 naming the parameter', async () => {
+      const badQuery = fc.oneof(
+        fc.string().filter((value) => !['pending', 'approved', 'rejected', 'expired'].includes(value)).map((value) => ({ query: `status=${encodeURIComponent(value)}`, broken: 'query.status' })),
+        fc.oneof(fc.integer({ min: -1000, max: 0 }).map(String), fc.integer({ min: 101, max: 100_000 }).map(String), fc.string().filter((value) => !(Number.isInteger(Number(value)) && Number(value) >= 1 && Number(value) <= 100)))
+          .map((value) => ({ query: `limit=${encodeURIComponent(value)}`, broken: 'query.limit' })),
+        fc.constantFrom('status', 'limit').map((key) => ({ query: `${key}=a&${key}=b`, broken: `query.${key}` })),
+      );
+      await fc.assert(
+        fc.asyncProperty(badQuery, async ({ query, broken }) => {
+          const { status, paths } = await rejection(await approvalsApp.request(`/approvals?${query}`));
+          expect(status).toBe(400);
+          expect(names(paths, broken)).toBe(true);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('POST /approvals/{id}: malformed decisions get a 400 naming the field, and decide nothing', async () => {
+      const valid = { decision: 'approve', comment: 'looks right' };
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            malformedBody(valid, ['decision'], ['maybe', 'APPROVE'], ['comment']),
+            fc.string({ minLength: 1, maxLength: 10 }).filter((key) => !(key in valid) && key !== '__proto__').map((key): Mutation => ({ body: { ...valid, [key]: 1 }, broken: 'body' })),
+          ),
+          fc.stringMatching(/^[A-Za-z0-9-]{1,40}$/),
+          async (mutation, id) => {
+            const response = await approvalsApp.request(`/approvals/${id}`, { method: 'POST', body: encode(mutation), headers: { 'content-type': 'application/json' } });
+            const { status, paths } = await rejection(response);
+            expect(status).toBe(400);
+            expect(names(paths, mutation.broken)).toBe(true);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+      expect(callbacks).toEqual([]);
+    });
   });
 
   it('unknown routes and methods answer 404 JSON', async () => {

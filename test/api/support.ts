@@ -32,7 +32,7 @@ export const apiOnFreshTable = async (settings: Partial<ApiPorts['settings']> = 
     settings: { groupWindowMs: 30 * 60_000, maxRunning: 10, ...settings },
     ...(clock ? { clock } : {}),
   };
-  return { app: createApp(ports), ports, store, ledger, starter };
+  return { app: createApp(ports), ports, store, ledger, starter, client, tableName };
 };
 
 const scenarioTrigger = (id: string): Record<string, unknown> =>
