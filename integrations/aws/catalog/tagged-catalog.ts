@@ -67,10 +67,14 @@ export class TaggedServiceCatalog implements ServiceCatalog {
       }
     }
     if (best) return best.name;
-    // A target group or load balancer named after its service (`targetgroup/order-service/abc`).
-    for (const value of Object.values(dimensions)) {
-      const named = namedIn(value, services);
-      if (named) return named;
+    // A target group or load balancer named after its service (`targetgroup/order-service/abc`), or a
+    // `Service` dimension naming it. A value naming a service the account holds no resource of beyond
+    // its logs and alarms (a third party: `Provider=twilio`) says whom the measured calls went to, not
+    // whose metric it is.
+    const serviceKeysFirst = Object.entries(dimensions).sort(([a], [b]) => Number(namesAService(b)) - Number(namesAService(a)));
+    for (const [key, value] of serviceKeysFirst) {
+      const named = serviceNamedIn(value, services);
+      if (named && (named.kind !== undefined || namesAService(key))) return named.name;
     }
     return undefined;
   }
@@ -188,10 +192,15 @@ export class TaggedServiceCatalog implements ServiceCatalog {
 }
 
 /** The service whose name appears as a whole segment of an identifier (`targetgroup/<name>/abc`, `/ecs/<name>`). */
-const namedIn = (identifier: string, services: readonly ServiceResources[]): string | undefined => {
+const serviceNamedIn = (identifier: string, services: readonly ServiceResources[]): ServiceResources | undefined => {
   const segments = new Set(identifier.split(/[/:|]/).map(lower));
-  return services.find((service) => segments.has(lower(service.name)))?.name;
+  return services.find((service) => segments.has(lower(service.name)));
 };
+
+const namedIn = (identifier: string, services: readonly ServiceResources[]): string | undefined => serviceNamedIn(identifier, services)?.name;
+
+/** A metric dimension whose value is a service's name by what it is called (`Service=checkout-api`). */
+const namesAService = (dimensionKey: string): boolean => /^service(name)?$/i.test(dimensionKey);
 
 /** The catalog factory AwsToolSource takes. */
 export const taggedCatalog = (clients: AwsClients, settings: AwsToolSettings): ServiceCatalog => new TaggedServiceCatalog(clients, settings);

@@ -40,7 +40,7 @@ const keyMetrics: Readonly<Record<string, readonly string[]>> = {
 /** The statistic that summarizes a metric honestly: counts and consumed capacity add up, ages, lags and backlogs peak, the rest average. */
 const statisticFor = (name: string): string => {
   if (/Age|Lag|ConcurrentExecutions|ApproximateNumberOf|QueueLength|QueueDepth/.test(name)) return 'Maximum';
-  if (/Count$|Errors?$|Throttles|Requests$|Invocations|5XX|4XX|Messages(Sent|Received|Deleted|Published)|Evictions|Rejected|Failed|^Consumed|Bytes$/i.test(name)) return 'Sum';
+  if (/Count$|Errors?$|Throttles|Requests$|Responses$|Calls$|Invocations|5XX|4XX|429|Messages(Sent|Received|Deleted|Published)|Evictions|Rejected|Failed|^Consumed|Bytes$/i.test(name)) return 'Sum';
   return 'Average';
 };
 

@@ -95,6 +95,22 @@ describe('the tagged service catalog', () => {
     await expect(catalog().serviceOfDimensions({ TargetGroup: 'targetgroup/order-service/abc' })).resolves.toBe('order-service');
   });
 
+  it('does not give a metric to a third party its dimension values name, unless a Service dimension does', async () => {
+    tagging.on(GetResourcesCommand).resolves({
+      ResourceTagMappingList: [
+        { ResourceARN: 'arn:aws:lambda:us-east-1:123456789012:function:sms-dispatcher', Tags: [tag('service', 'sms-dispatcher')] },
+        // A third party the account knows only by its alarm and a log group.
+        { ResourceARN: 'arn:aws:cloudwatch:us-east-1:123456789012:alarm:twilio-429s', Tags: [tag('service', 'twilio')] },
+        { ResourceARN: 'arn:aws:logs:us-east-1:123456789012:log-group:/app/twilio', Tags: [tag('service', 'twilio')] },
+      ],
+    });
+    const subject = catalog();
+    await expect(subject.serviceOfDimensions({ Provider: 'twilio', StatusCode: '429' })).resolves.toBeUndefined();
+    await expect(subject.serviceOfDimensions({ Service: 'twilio' })).resolves.toBe('twilio');
+    await expect(subject.serviceOfDimensions({ Provider: 'twilio', Service: 'sms-dispatcher' })).resolves.toBe('sms-dispatcher');
+    await expect(subject.serviceOfDimensions({ Caller: 'sms-dispatcher' })).resolves.toBe('sms-dispatcher');
+  });
+
   it('derives kinds and dimensions from ARNs', () => {
     expect(kindOfArn('arn:aws:cloudfront::123456789012:distribution/E2Q8XK4M1ZT7RB')).toBe('cloudfront');
     expect(dimensionsOfArn('arn:aws:cloudfront::123456789012:distribution/E2Q8XK4M1ZT7RB')).toEqual([{ DistributionId: 'E2Q8XK4M1ZT7RB' }]);
