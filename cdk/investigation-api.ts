@@ -29,6 +29,8 @@ export const API_ROUTES = [
   ['/investigations', 'POST'],
   ['/investigations/{id}', 'GET'],
   ['/investigations/{id}/transcript', 'GET'],
+  ['/investigations/{id}/transcript/unmasked', 'GET'],
+  ['/investigations/{id}/alarm', 'GET'],
   ['/investigations/{id}/cancel', 'POST'],
   ['/events', 'POST'],
   ['/approvals', 'GET'],
