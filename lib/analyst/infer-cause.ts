@@ -6,7 +6,7 @@ import { categoryOfChange, causesIn } from './cause-signals.ts';
 import type { Alarm, Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { judgeHealth, type AlarmExplanation } from './health-verdict.ts';
 import { labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
-import { collectSignals, isFault, windowOf, type Signal } from './signals.ts';
+import { calleesOf, collectSignals, isFault, windowOf, type Signal } from './signals.ts';
 
 /**
  * Infers what is wrong from the evidence board: whether there is an incident, where the fault
@@ -15,8 +15,6 @@ import { collectSignals, isFault, windowOf, type Signal } from './signals.ts';
 
 /** Kinds of service that hold state or queue work: when saturated, usually a client drove them there. */
 const sharedResourceKinds = new Set(['rds', 'dynamodb', 'sqs', 'sns', 's3', 'elasticache', 'kinesis']);
-/** Kinds that carry work from producers to consumers and keep what they were given. */
-const carrierKinds = new Set(['sqs', 'sns', 'kinesis']);
 /** How long before the trouble a change is still a suspect. */
 const CHANGE_WINDOW_MS = 2 * 60 * 60_000;
 /** A change this close before the trouble is a prime suspect. */
@@ -49,9 +47,10 @@ export interface IncidentCause {
   affected: Affected[];
   suspectChange?: Change;
   callerOfRoot?: string;
-  heldIn?: string;
   /** The root is a client whose load swamps a shared resource it uses (a batch, an import). */
   overloads?: string;
+  /** The root took the account quota it shares with this service, which is throttled for it. */
+  starves?: string;
   /** The caller of an external root also calls another external provider. */
   alternativeProvider: boolean;
   alreadyRestarting: boolean;
@@ -137,9 +136,16 @@ const blameChain = (board: EvidenceBoard, current: readonly Signal[], start: str
  * before the resource failed (its own faults or demand start no later than the resource's), or
  * failing that, one that changed just before.
  */
-const clientToBlame = (board: EvidenceBoard, signals: readonly Signal[], resource: string, onsetOf: (service: string) => number): { service: string; change?: Change; overload?: boolean } | undefined => {
+const clientToBlame = (
+  board: EvidenceBoard,
+  signals: readonly Signal[],
+  resource: string,
+  onsetOf: (service: string) => number,
+  clients: readonly string[],
+): { service: string; change?: Change; overload?: boolean } | undefined => {
   const resourceOnset = onsetOf(resource);
-  const clients = callersOf(board, resource);
+  // Only a caller of the resource can be slowed by it; a co-tenant of its quota that does not call it is not reacting to it.
+  const calls = (service: string) => callersOf(board, resource).includes(service);
   const earlyFaults = (client: string) =>
     signals.filter((signal) => signal.service === client && signal.ongoing && signal.at <= resourceOnset + SAME_TIME_MS && (isFault(signal) || signal.kind === 'demand'));
   // A client whose errors name another client as the source of its input is that client's victim.
@@ -147,7 +153,7 @@ const clientToBlame = (board: EvidenceBoard, signals: readonly Signal[], resourc
   // What a client did itself: not pushback from the resource, not a metric that moved after the
   // resource faltered, not its own callers complaining about it (only another client's word counts).
   const owned = (signal: Signal) =>
-    !isReactionTo(resource, signal, signals) &&
+    !(calls(signal.service) && isReactionTo(resource, signal, signals)) &&
     !(signal.kind === 'metric' && signal.at >= resourceOnset) &&
     !(signal.kind === 'mentioned' && !clients.includes(signal.from ?? ''));
   const early = clients
@@ -157,7 +163,9 @@ const clientToBlame = (board: EvidenceBoard, signals: readonly Signal[], resourc
     .sort((a, b) => Number(b.named) - Number(a.named) || b.strength - a.strength || a.client.localeCompare(b.client));
   if (early[0]) {
     const own = earlyFaults(early[0].client).filter(owned);
-    return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset), overload: own.every((signal) => signal.kind === 'demand') };
+    // A co-tenant's rising usage of the shared quota is its load, as demand is a caller's.
+    const isLoad = (signal: Signal) => signal.kind === 'demand' || (!calls(signal.service) && signal.kind === 'metric');
+    return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset), overload: own.every(isLoad) };
   }
   // A change explains the resource's trouble only at a client that shows something on it.
   const active = clients.filter((client) => signals.some((signal) => signal.service === client && signal.ongoing && signal.kind !== 'alarm'));
@@ -165,6 +173,26 @@ const clientToBlame = (board: EvidenceBoard, signals: readonly Signal[], resourc
   if (change && resourceOnset - change.at <= CLOSE_CHANGE_MS) return { service: change.service, change };
   const job = jobStartedBefore(board, clients, loadOnset(signals, resource, resourceOnset));
   return job ? { service: job, overload: true } : undefined;
+};
+
+/**
+ * Kinds whose capacity is an account-wide quota every resource of the kind draws on unless it
+ * reserves its own: Lambda's concurrent executions, API Gateway's request rate.
+ */
+const accountQuotaKinds = new Set(['lambda', 'apigateway']);
+
+/**
+ * Who holds the capacity `root` ran out of. A shared resource's capacity is held by its clients.
+ * A throttled service whose own demand did not surge shares its quota with the account's other
+ * resources of its kind: one of them took it.
+ */
+const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): { tenants: string[]; coTenants: boolean } => {
+  const kind = kindOf(board, root) ?? '';
+  if (sharedResourceKinds.has(kind)) return { tenants: callersOf(board, root), coTenants: false };
+  const throttled = labelsAt(rootSignals).includes('throttling');
+  const ownSurge = rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial);
+  if (!accountQuotaKinds.has(kind) || !throttled || ownSurge) return { tenants: [], coTenants: false };
+  return { tenants: (board.services ?? []).filter((node) => node.kind === kind && node.name !== root).map((node) => node.name), coTenants: true };
 };
 
 /** When load on a resource began: its demand rising, or else its trouble. */
@@ -258,17 +286,19 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   let root = chain.at(-1)!;
   const troubleStarts = Math.min(...anomalies.map((anomaly) => anomaly.onset));
 
-  // Which change explains the trouble: the root's own, a caller's that came right before both
-  // broke together (a database rejecting the queries of a client that just deployed), or any link's
-  // whose kind is what the errors complain about (AccessDenied after an IAM change).
+  // Which change explains the trouble: the root's own; a caller's that came right before both
+  // broke together (a database rejecting the queries of a client that just deployed); or one whose
+  // kind is what the errors complain about (AccessDenied after an IAM change), on any link or on a
+  // resource the failing services use that shows nothing itself (a key policy, a network ACL).
   const evidenceCategories = new Set(current.filter((signal) => chain.includes(signal.service)).flatMap((signal) => causesIn(signal.text).map((hit) => hit.category)));
   const rootOnsetBefore = onsetOf(root);
-  const explanations = chain.flatMap((link) => {
+  const usedOnPath = [...new Set([...chain, ...anomalies.map((anomaly) => anomaly.service)].flatMap((link) => [...calleesOf(services, link)]))].filter((name) => !chain.includes(name));
+  const explanations = [...chain, ...usedOnPath].flatMap((link) => {
     const change = suspectChangeFor(board.changes, new Set([link]), rootOnsetBefore);
     if (!change) return [];
     const lead = rootOnsetBefore - change.at;
     const matchesEvidence = evidenceCategories.has(categoryOfChange(change.kind)!);
-    const reactedTogether = onsetOf(link) <= rootOnsetBefore + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS;
+    const reactedTogether = chain.includes(link) && onsetOf(link) <= rootOnsetBefore + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS;
     if (link !== root && !reactedTogether && !(matchesEvidence && lead <= CLOSE_CHANGE_MS)) return [];
     return [{ link, change, weight: (matchesEvidence ? 2 : 0) + (1 - Math.max(lead, 0) / CHANGE_WINDOW_MS) + (link === root ? 0.5 : 0) }];
   });
@@ -288,8 +318,11 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     root = lagSource;
   }
   let overload = false;
-  if (!suspectChange && sharedResourceKinds.has(kindOf(board, root) ?? '')) {
-    const culprit = clientToBlame(board, signals, root, (service) => (service === root && !Number.isFinite(onsetOf(service)) ? lagOnset : onsetOf(service)));
+  let sharedQuotaWith: string | undefined;
+  const holders = tenantsOf(board, root, signals.filter((signal) => signal.service === root));
+  if (!suspectChange && holders.tenants.length > 0) {
+    const culprit = clientToBlame(board, signals, root, (service) => (service === root && !Number.isFinite(onsetOf(service)) ? lagOnset : onsetOf(service)), holders.tenants);
+    if (culprit && holders.coTenants) sharedQuotaWith = root;
     if (culprit) {
       const onward = blameChain(board, current, culprit.service, onsetOf, chain);
       chain.push(...onward);
@@ -324,9 +357,9 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     suspectChange,
     callerOfRoot,
     overloads: overload ? chain.find((link) => sharedResourceKinds.has(kindOf(board, link) ?? '') && (services.find((node) => node.name === root)?.dependsOn ?? []).includes(link)) : undefined,
+    starves: overload ? sharedQuotaWith : undefined,
     alternativeProvider:
       kindOf(board, root) === 'external' && ((board.services ?? []).find((node) => node.name === callerOfRoot)?.dependsOn ?? []).some((name) => name !== root && kindOf(board, name) === 'external'),
-    heldIn: chain.find((link) => link !== root && carrierKinds.has(kindOf(board, link) ?? '')),
     alreadyRestarting: rootSignals.some((signal) => restartWords.test(signal.text)),
     unexplainedAlarms,
     soleCandidate: ranked.length === 1,

@@ -15,8 +15,6 @@ export interface RemediationInputs {
   callerOfRoot?: string;
   /** The platform already replaces the root's tasks or instances (crash loop, OOM kills). */
   alreadyRestarting: boolean;
-  /** A queue or stream on the failing path that still holds the bad input. */
-  heldIn?: string;
   /** The shared resource the root's own load swamps, when it is a client that overloads it. */
   overloads?: string;
   /** The caller of a third-party root can already reach another provider of the same kind. */
@@ -42,7 +40,7 @@ const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyR
  * What a careful on-call engineer proposes first for a cause of this kind, most urgent first.
  * Undo a change if there is one; relieve the pressure, then fix; route around what we do not own.
  */
-export const remediationFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, heldIn, alternativeProvider, overloads }: RemediationInputs): Step[] => {
+export const remediationFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads }: RemediationInputs): Step[] => {
   const undo = change ? ` ("${change.summary}")` : '';
   switch (category) {
     case 'deploy':
@@ -72,12 +70,10 @@ export const remediationFor = ({ category, root, mechanism, change, callerOfRoot
         step('escalate', root, `Open a case with the provider of ${root}.`),
       ];
     }
-    case 'data': {
-      const drain = heldIn ? [step('apply-fix', heldIn, `Move the bad input out of ${heldIn} (to a dead-letter queue) so processing resumes.`)] : [];
+    case 'data':
       return change?.kind === 'deploy'
-        ? [...drain, step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')]
-        : [...drain, step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)];
-    }
+        ? [step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')]
+        : [step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)];
     case 'resource-exhaustion':
       return relieveExhaustion(root, mechanism, alreadyRestarting);
     case 'dependency':

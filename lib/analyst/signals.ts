@@ -223,11 +223,23 @@ const coClientsOf = (services: readonly ServiceNode[], service: string): Set<str
 };
 
 /**
+ * A rejection of the caller's own identity is not a failure of the callee: the callee works and
+ * enforces its rules. A TLS alert received from the peer (alert 42 bad certificate, 45 certificate
+ * expired) or an error about this side's client certificate says the peer refused the certificate
+ * this side presented; "<caller's role> is not authorized to perform" or a refused password says
+ * the caller's identity lacks the right. What to fix is the caller's credential or a policy on the
+ * path (found by the change that altered it), so the error is no evidence against the callee.
+ */
+const ownIdentityRejected =
+  /alert number 4[25]\b|sslv3 alert (certificate|bad certificate)|received fatal alert: (certificate_expired|bad_certificate)|client certificate|is not authori[sz]ed to perform|password authentication failed|Access denied for user/i;
+
+/**
  * Which dependency a service's error is about: one it names; else, with masked hosts hiding the
  * name, the only datastore of the kind the error is about, or the only third party on the path
  * when the error is about an outbound call.
  */
 const blamedDependencies = (services: readonly ServiceNode[], caller: string, text: string): string[] => {
+  if (ownIdentityRejected.test(text)) return [];
   const callees = services.length > 0 ? calleesOf(services, caller) : new Set<string>();
   const names = (candidates: Iterable<string>) =>
     [...candidates].filter((name) => name !== caller && new RegExp(`(^|[^a-z0-9-])${escapeRegExp(name)}([^a-z0-9-]|$)`, 'i').test(text));
@@ -298,9 +310,18 @@ const writeVerbs = /\b(committed|inserted|upserted|exported|loaded|wrote|written
 const durations = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|minutes|min)\b/gi;
 
 /**
+ * A couple of repeats among a message's siblings, or at most this share of them, are duplicates;
+ * more say the values it names are too few to identify the work (a batch size, a shard number).
+ */
+const CHANCE_REPEAT_SHARE = 0.1;
+const FEW_REPEATS = 2;
+
+/**
  * The same unit of work written twice: a write message that normally names a different batch,
  * order or window each time shows up again with the very same one (a retry after a timeout that
- * had in fact succeeded). Nothing errors, but the data is now wrong.
+ * had in fact succeeded). Nothing errors, but the data is now wrong. A repeat means something only
+ * where repeats are otherwise absent: a message naming a batch size or a shard out of a handful
+ * repeats by chance, and many repeats say the message does not identify the work at all.
  */
 const duplicateWrites = (board: EvidenceBoard): Signal[] => {
   const writes = board.logs.filter((line) => writeVerbs.test(line.message));
@@ -313,8 +334,9 @@ const duplicateWrites = (board: EvidenceBoard): Signal[] => {
     const [first, second] = lines;
     if (!first || !second || lines.length > 3) return [];
     const template = templateOf(first.message);
-    const siblings = new Set(writes.filter((line) => line.service === first.service && templateOf(line.message) === template).map((line) => line.message.replace(durations, '')));
-    if (siblings.size < 3) return [];
+    const siblingLines = writes.filter((line) => line.service === first.service && templateOf(line.message) === template);
+    const siblings = new Set(siblingLines.map((line) => line.message.replace(durations, '')));
+    if (siblings.size < 3 || siblingLines.length - siblings.size > Math.max(FEW_REPEATS, CHANCE_REPEAT_SHARE * siblingLines.length)) return [];
     return [{
       service: first.service,
       kind: 'errors',

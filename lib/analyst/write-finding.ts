@@ -59,6 +59,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
   const summary = [
     cause.determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
     cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved.`,
+    cause.starves && `${root}'s use of the account quota it shares with ${cause.starves} rose just before ${cause.starves} was throttled: ${root} took the shared capacity, and ${cause.starves} is starved though its own demand did not surge.`,
     mechanism?.words,
     suspectChange && `A ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${suspectChange.summary}") came just before the trouble.`,
     firstError && `First errors: ${firstError.description}.`,
@@ -74,7 +75,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
 
   const runbook = board.runbooks.filter((candidate) => candidate.service === undefined || candidate.service === root).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
   const plan = withRunbookStep(
-    remediationFor({ category, root, mechanism: mechanism?.label, change: suspectChange, callerOfRoot: cause.callerOfRoot, alreadyRestarting: cause.alreadyRestarting, heldIn: cause.heldIn, alternativeProvider: cause.alternativeProvider, overloads: cause.overloads }),
+    remediationFor({ category, root, mechanism: mechanism?.label, change: suspectChange, callerOfRoot: cause.callerOfRoot, alreadyRestarting: cause.alreadyRestarting, alternativeProvider: cause.alternativeProvider, overloads: cause.overloads ?? cause.starves }),
     runbook,
     root,
   );

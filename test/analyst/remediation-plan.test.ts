@@ -13,8 +13,15 @@ describe('remediation plan', () => {
     expect(actions(remediationFor({ category: 'resource-exhaustion', root: 'svc', mechanism: 'memory', alreadyRestarting: true }))).toEqual(['scale svc', 'apply-fix svc']);
   });
 
-  it('bad input still held in a queue is moved out before the producer is fixed', () => {
-    expect(actions(remediationFor({ category: 'data', root: 'producer', alreadyRestarting: false, heldIn: 'jobs-queue' }))).toEqual(['apply-fix jobs-queue', 'apply-fix producer']);
+  it('bad data is stopped and repaired where it is produced, or the release that writes it is rolled back', () => {
+    expect(actions(remediationFor({ category: 'data', root: 'producer', alreadyRestarting: false }))).toEqual(['apply-fix producer']);
+    const release = { ref: 'E3', service: 'producer', timestamp: '2026-05-01T10:00:00Z', at: 0, kind: 'deploy', summary: 'v2 rolled out' };
+    expect(actions(remediationFor({ category: 'data', root: 'producer', alreadyRestarting: false, change: release }))).toEqual(['rollback producer', 'apply-fix producer']);
+  });
+
+  it('a client that takes a shared capacity is slowed down, not given more', () => {
+    expect(actions(remediationFor({ category: 'traffic', root: 'batch', alreadyRestarting: false, overloads: 'login-fn' }))).toEqual(['limit-traffic batch']);
+    expect(actions(remediationFor({ category: 'traffic', root: 'api', alreadyRestarting: false }))).toEqual(['scale api']);
   });
 
   it('a rate-limited provider is routed around when the caller has another, else the calls are slowed', () => {

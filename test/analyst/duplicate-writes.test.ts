@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+
+describe('the same unit of work written twice', () => {
+  it('one batch committed again, among batches that are otherwise each committed once, is a duplicate', () => {
+    const logs = Array.from({ length: 20 }, (_, index) => ({ service: 'exporter', timestamp: at(START, index * 6), level: 'INFO', message: `committed window 2026-05-01T${String(index).padStart(2, '0')} (1${index}00 rows)` }));
+    logs.push({ service: 'exporter', timestamp: at(START, 121), level: 'INFO', message: 'committed window 2026-05-01T19 (11900 rows)' });
+    const diagnosis = diagnose(boardFrom({ brief: 'Question: are the report rows right?', services: [{ name: 'exporter', kind: 'ecs' }], logs }));
+    expect(diagnosis.incident).toBe(true);
+    expect(diagnosis.draft.rootCause.category).toBe('data');
+  });
+
+  it('a message that names only a batch size and one of a few shards repeats by chance, not because work was redone', () => {
+    const logs = Array.from({ length: 40 }, (_, index) => ({
+      service: 'consumer',
+      timestamp: at(START, index * 3),
+      level: 'INFO',
+      message: `processed batch of ${95 + (index % 5)} records from shard-${index % 3}; wrote usage rows`,
+    }));
+    const diagnosis = diagnose(boardFrom({ brief: 'Scheduled health sweep', services: [{ name: 'consumer', kind: 'lambda' }], logs }));
+    expect(diagnosis.incident).toBe(false);
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
+
+describe('a throttled service whose own demand did not surge was starved by a co-tenant of its account quota', () => {
+  it('a batch function that took the account\'s Lambda concurrency is slowed down, not the throttled function scaled', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "login-throttles" is in ALARM',
+        services: [
+          { name: 'gateway', kind: 'apigateway', dependsOn: ['login'] },
+          { name: 'login', kind: 'lambda' },
+          { name: 'batch', kind: 'lambda' },
+          { name: 'profile', kind: 'ecs' },
+        ],
+        alarms: [{ name: 'login-throttles', service: 'login', state: 'ALARM', since: at(START, 95) }],
+        metrics: [
+          { service: 'login', name: 'Throttles', points: series(START, 120, step(90, 0, 400)) },
+          { service: 'login', name: 'Invocations', points: series(START, 120, () => 2000) },
+          { service: 'batch', name: 'ConcurrentExecutions', points: series(START, 120, step(88, 0, 980)) },
+        ],
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('batch');
+    expect(diagnosis.draft.rootCause.category).toBe('traffic');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/throttled/);
+    expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'batch' });
+  });
+
+  it('an API whose surge took the account\'s request rate starves another API', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "partner-429" is in ALARM',
+        services: [
+          { name: 'partner-api', kind: 'apigateway', dependsOn: ['partner-fn'] },
+          { name: 'hooks-api', kind: 'apigateway', dependsOn: ['hooks-fn'] },
+          { name: 'partner-fn', kind: 'lambda' },
+          { name: 'hooks-fn', kind: 'lambda' },
+        ],
+        alarms: [{ name: 'partner-429', service: 'partner-api', state: 'ALARM', since: at(START, 95) }],
+        metrics: [
+          { service: 'partner-api', name: 'Count', points: series(START, 120, () => 3000) },
+          { service: 'partner-api', name: 'ThrottledRequests', points: series(START, 120, step(90, 0, 900)) },
+          { service: 'hooks-api', name: 'Count', points: series(START, 120, step(87, 2000, 60000)) },
+        ],
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('hooks-api');
+    expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'hooks-api' });
+  });
+
+  it('a throttled function whose own demand surged is its own cause', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "login-throttles" is in ALARM',
+        services: [{ name: 'login', kind: 'lambda' }, { name: 'batch', kind: 'lambda' }, { name: 'web', kind: 'ecs', dependsOn: ['login'] }],
+        alarms: [{ name: 'login-throttles', service: 'login', state: 'ALARM', since: at(START, 95) }],
+        metrics: [
+          { service: 'login', name: 'Throttles', points: series(START, 120, step(90, 0, 400)) },
+          { service: 'login', name: 'Invocations', points: series(START, 120, step(88, 2000, 9000)) },
+          { service: 'batch', name: 'ConcurrentExecutions', points: series(START, 120, () => 20) },
+        ],
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('login');
+    expect(diagnosis.draft.rootCause.category).toBe('traffic');
+  });
+});
