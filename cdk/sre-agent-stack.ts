@@ -95,6 +95,8 @@ export const STORE_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dyn
 /** The approval steps also move an approval record from pending, conditionally (UpdateItem). */
 export const APPROVAL_TABLE_ACTIONS = ['dynamodb:UpdateItem'] as const;
 const APPROVAL_STEPS: ReadonlySet<StepName> = new Set<StepName>(['request-approval', 'resolve-approval']);
+/** The steps that tell humans: Publish announces findings, RequestApproval asks for decisions, on the same channels. */
+const ANNOUNCING_STEPS: ReadonlySet<StepName> = new Set<StepName>(['publish', 'request-approval']);
 
 /**
  * Actions the account (and through it, IAM policies) may perform on the key. Written out instead
@@ -280,7 +282,7 @@ export class SreAgentStack extends Stack {
         }),
       );
       const viaServices = [`dynamodb.${this.region}.amazonaws.com`];
-      if (step === 'publish') viaServices.push(`sns.${this.region}.amazonaws.com`);
+      if (ANNOUNCING_STEPS.has(step)) viaServices.push(`sns.${this.region}.amazonaws.com`);
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({
           sid: 'EncryptionKeyViaServices',
@@ -317,20 +319,20 @@ export class SreAgentStack extends Stack {
       // Remediation (when enabled): previews read the value an action changes; ResolveApproval executes the approved action.
       if (step === 'request-approval') for (const statement of remediationSteps.request) role.addToPrincipalPolicy(statement);
       if (step === 'resolve-approval') for (const statement of remediationSteps.resolve) role.addToPrincipalPolicy(statement);
-      if (step === 'publish') {
+      if (ANNOUNCING_STEPS.has(step)) {
         environment['NOTIFICATION_TOPIC_ARN'] = this.topic.topicArn;
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({ sid: 'PublishFindings', actions: ['sns:Publish'], resources: [this.topic.topicArn] }),
         );
       }
       // The report channels' tokens come from their secret, never from the environment; the rest of their settings do.
-      if (step === 'publish') {
+      if (ANNOUNCING_STEPS.has(step)) {
         const { pagerDutyFrom, slackChannel, publicUrl } = props.reportChannels ?? {};
         if (pagerDutyFrom !== undefined) environment['PAGERDUTY_FROM'] = pagerDutyFrom;
         if (slackChannel !== undefined) environment['SLACK_CHANNEL'] = slackChannel;
         if (publicUrl !== undefined) environment['SRE_AGENT_PUBLIC_URL'] = publicUrl;
       }
-      if (step === 'publish' && props.reportSecretArn !== undefined) {
+      if (ANNOUNCING_STEPS.has(step) && props.reportSecretArn !== undefined) {
         environment['SRE_AGENT_REPORT_SECRET_ARN'] = props.reportSecretArn;
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({ sid: 'ReadReportSecret', actions: ['secretsmanager:GetSecretValue'], resources: [props.reportSecretArn] }),
@@ -459,6 +461,9 @@ export class SreAgentStack extends Stack {
     // --- Doors: alarm admission, health sweeps, lifecycle events, the investigations API -------
     const doors = { table: this.table, key: this.key, stateMachine, retention, ...admission };
     this.triggers = new InvestigationTriggers(this, 'Triggers', { ...doors, sweepRate, alarmDeadLetterQueue: this.alarmRuleDeadLetterQueue });
+    // A decision waiting is a lifecycle event too (approval.requested).
+    functions['request-approval'].addEnvironment('LIFECYCLE_BUS_NAME', this.triggers.lifecycleBus.eventBusName);
+    this.triggers.lifecycleBus.grantPutEventsTo(functions['request-approval'].role!);
     this.alarmRule = this.triggers.alarmRule;
     this.api = new InvestigationApi(this, 'Api', {
       ...doors,

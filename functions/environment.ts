@@ -37,6 +37,7 @@ export const stackEnvironment = (env: Env = process.env) => ({
     return { tableName: required(env, 'TABLE_NAME'), retentionDays: days };
   },
   notificationTopicArn: (): string => required(env, 'NOTIFICATION_TOPIC_ARN'),
+  lifecycleBusName: (): string => required(env, 'LIFECYCLE_BUS_NAME'),
   /** The JSON secret holding the report channels' tokens (PagerDuty, Slack); absent when none is configured. */
   reportSecretArn: (): string | undefined => env.SRE_AGENT_REPORT_SECRET_ARN?.trim() || undefined,
   model: (): ModelConfig => modelConfigFromEnv(env),

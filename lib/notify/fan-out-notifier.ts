@@ -1,4 +1,4 @@
-import type { Notice, Notifier } from './port.ts';
+import type { ApprovalNotice, Notice, Notifier } from './port.ts';
 
 /**
  * Announces a finding on several channels. The finding is already stored when this runs, so a
@@ -16,14 +16,25 @@ export class FanOutNotifier implements Notifier {
   }
 
   async publish(notice: Notice): Promise<{ messageId?: string }> {
-    const results = await Promise.allSettled(this.notifiers.map((notifier) => notifier.publish(notice)));
-    const failures = results.flatMap((result, index) => (result.status === 'rejected' ? [{ channel: this.notifiers[index]!.channel, error: result.reason }] : []));
+    return this.toEvery(this.notifiers, (notifier) => notifier.publish(notice));
+  }
+
+  async announceApproval(notice: ApprovalNotice): Promise<{ messageId?: string }> {
+    return this.toEvery(
+      this.notifiers.filter((notifier) => notifier.announceApproval),
+      (notifier) => notifier.announceApproval!(notice),
+    );
+  }
+
+  private async toEvery(notifiers: readonly Notifier[], send: (notifier: Notifier) => Promise<{ messageId?: string }>): Promise<{ messageId?: string }> {
+    const results = await Promise.allSettled(notifiers.map(send));
+    const failures = results.flatMap((result, index) => (result.status === 'rejected' ? [{ channel: notifiers[index]!.channel, error: result.reason }] : []));
     for (const failure of failures) this.onFailure(failure.channel, failure.error);
-    if (failures.length > 0 && failures.length === this.notifiers.length) {
+    if (failures.length > 0 && failures.length === notifiers.length) {
       throw new Error(`every channel failed: ${failures.map(({ channel, error }) => `${channel}: ${error instanceof Error ? error.message : String(error)}`).join('; ')}`);
     }
     const ids = results.map((result, index) =>
-      result.status === 'fulfilled' ? `${this.notifiers[index]!.channel}:${result.value.messageId ?? 'sent'}` : `${this.notifiers[index]!.channel}:failed`,
+      result.status === 'fulfilled' ? `${notifiers[index]!.channel}:${result.value.messageId ?? 'sent'}` : `${notifiers[index]!.channel}:failed`,
     );
     return { messageId: ids.join(',') };
   }

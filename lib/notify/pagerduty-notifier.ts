@@ -1,7 +1,7 @@
 import type { InvestigationStore } from '../store/port.ts';
 import { pagerDutyNote } from '../triggers/pagerduty-note.ts';
 import { checkHttpDelivery, DeliveryError } from './delivery-error.ts';
-import type { Notice, Notifier } from './port.ts';
+import type { ApprovalNotice, Notice, Notifier } from './port.ts';
 
 export interface PagerDutyNotifierOptions {
   /** Reads the trigger: only investigations a PagerDuty incident started get a note. */
@@ -26,11 +26,20 @@ export class PagerDutyNotifier implements Notifier {
   constructor(private readonly options: PagerDutyNotifierOptions) {}
 
   async publish(notice: Notice): Promise<{ messageId?: string }> {
-    const trigger = await this.options.store.getTrigger(notice.investigationId);
+    const link = this.options.linkBase ? `${this.options.linkBase.replace(/\/$/, '')}/investigations/${notice.investigationId}` : undefined;
+    return this.note(notice.investigationId, pagerDutyNote(notice.finding, link));
+  }
+
+  async announceApproval(notice: ApprovalNotice): Promise<{ messageId?: string }> {
+    return this.note(notice.investigationId, `${notice.subject}\n\n${notice.text}`);
+  }
+
+  /** A note on the PagerDuty incident that started the investigation; none for other triggers. */
+  private async note(investigationId: string, content: string): Promise<{ messageId?: string }> {
+    const trigger = await this.options.store.getTrigger(investigationId);
     if (!trigger || !('pagerduty' in trigger)) return {};
     const incidentId = trigger.pagerduty.event.data.id;
     if (!incidentId) return {};
-    const link = this.options.linkBase ? `${this.options.linkBase.replace(/\/$/, '')}/investigations/${notice.investigationId}` : undefined;
     const url = `${(this.options.baseUrl ?? PAGERDUTY_API_URL).replace(/\/$/, '')}/incidents/${encodeURIComponent(incidentId)}/notes`;
     let response: Response;
     try {
@@ -42,7 +51,7 @@ export class PagerDutyNotifier implements Notifier {
           Accept: 'application/vnd.pagerduty+json;version=2',
           'Content-Type': 'application/json',
         },
-        body: JSON.stringify({ note: { content: pagerDutyNote(notice.finding, link) } }),
+        body: JSON.stringify({ note: { content } }),
       });
     } catch (error) {
       throw new DeliveryError(`PagerDuty could not be reached: ${error instanceof Error ? error.message : String(error)}`, true);

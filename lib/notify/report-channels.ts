@@ -1,7 +1,7 @@
 import type { InvestigationStore } from '../store/port.ts';
 import { FanOutNotifier } from './fan-out-notifier.ts';
 import { PagerDutyNotifier } from './pagerduty-notifier.ts';
-import type { Notice, Notifier } from './port.ts';
+import type { ApprovalNotice, Notice, Notifier } from './port.ts';
 import { DEFAULT_RETRY_POLICY, RetryingNotifier, type RetryPolicy } from './retrying-notifier.ts';
 import { SlackNotifier, type SlackTarget } from './slack-notifier.ts';
 
@@ -91,5 +91,16 @@ export class ReportChannelsNotifier implements Notifier {
       return this.primary.publish(notice);
     }
     return withReportChannels(this.primary, channels, this.store, this.options).publish(notice);
+  }
+
+  async announceApproval(notice: ApprovalNotice): Promise<{ messageId?: string }> {
+    let channels: ReportChannels;
+    try {
+      channels = reportChannelsFrom(await this.settings());
+    } catch (error) {
+      this.options.onFailure?.('report channels', error);
+      return this.primary.announceApproval?.(notice) ?? {};
+    }
+    return withReportChannels(this.primary, channels, this.store, this.options).announceApproval?.(notice) ?? {};
   }
 }

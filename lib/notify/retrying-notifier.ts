@@ -1,5 +1,5 @@
 import { DeliveryError } from './delivery-error.ts';
-import type { Notice, Notifier } from './port.ts';
+import type { ApprovalNotice, Notice, Notifier } from './port.ts';
 
 export interface RetryPolicy {
   attempts: number;
@@ -22,10 +22,19 @@ export class RetryingNotifier implements Notifier {
   }
 
   async publish(notice: Notice): Promise<{ messageId?: string }> {
+    return this.retried(() => this.inner.publish(notice));
+  }
+
+  async announceApproval(notice: ApprovalNotice): Promise<{ messageId?: string }> {
+    if (!this.inner.announceApproval) return {};
+    return this.retried(() => this.inner.announceApproval!(notice));
+  }
+
+  private async retried(send: () => Promise<{ messageId?: string }>): Promise<{ messageId?: string }> {
     const sleep = this.policy.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.inner.publish(notice);
+        return await send();
       } catch (error) {
         const retryable = !(error instanceof DeliveryError) || error.retryable;
         if (!retryable || attempt >= this.policy.attempts) throw error;

@@ -1,7 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import type { Finding } from '../domain/finding.ts';
 import { checkHttpDelivery, DeliveryError } from './delivery-error.ts';
-import type { Notice, Notifier } from './port.ts';
+import type { ApprovalNotice, Notice, Notifier } from './port.ts';
 
 export type SlackTarget =
   /** An incoming webhook URL. */
@@ -39,7 +39,14 @@ export class SlackNotifier implements Notifier {
 
   async publish(notice: Notice): Promise<{ messageId?: string }> {
     const link = this.options.linkBase ? `${this.options.linkBase.replace(/\/$/, '')}/investigations/${notice.investigationId}` : undefined;
-    const text = slackText(notice, link);
+    return this.post(slackText(notice, link));
+  }
+
+  async announceApproval(notice: ApprovalNotice): Promise<{ messageId?: string }> {
+    return this.post(`*${notice.subject}*\n${notice.text}`);
+  }
+
+  private async post(text: string): Promise<{ messageId?: string }> {
     const { target } = this.options;
     if ('webhookUrl' in target) {
       let response: Response;

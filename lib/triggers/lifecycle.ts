@@ -16,7 +16,7 @@ export const executionStatusChange = z.object({
 });
 export type ExecutionStatusChange = z.infer<typeof executionStatusChange>;
 
-export const lifecycleTypes = ['investigation.started', 'investigation.completed', 'investigation.failed', 'investigation.cancelled'] as const;
+export const lifecycleTypes = ['investigation.started', 'investigation.completed', 'investigation.failed', 'investigation.cancelled', 'approval.requested'] as const;
 export type LifecycleType = (typeof lifecycleTypes)[number];
 
 /** What other systems can subscribe to on the event bus. */

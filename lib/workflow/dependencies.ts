@@ -6,6 +6,7 @@ import type { Notifier } from '../notify/port.ts';
 import type { InvestigationStore } from '../store/port.ts';
 import type { ToolSource } from '../tools/source.ts';
 import type { JoinedTriggerReader } from '../triggers/ledger.ts';
+import type { LifecyclePublisher } from '../triggers/lifecycle.ts';
 
 /** What the workflow steps need from the outside world; AWS and local runs pass different adapters. */
 export interface WorkflowDependencies {
@@ -24,6 +25,8 @@ export interface WorkflowDependencies {
   approvals?: ApprovalStore;
   /** Re-firings and related alarms that joined the investigation; the model sees them on its next turn. */
   joinedTriggers?: JoinedTriggerReader;
+  /** The lifecycle event bus: `approval.requested` goes there when a decision is waiting. */
+  lifecycle?: LifecyclePublisher;
   clock?: () => Date;
 }
 
@@ -40,7 +43,7 @@ export interface StepDependencies {
   plan: Core & Pick<WorkflowDependencies, 'tools'>;
   'call-model': Core & Pick<WorkflowDependencies, 'model' | 'budget' | 'joinedTriggers'>;
   'run-tools': Core & Pick<WorkflowDependencies, 'tools' | 'toolResultTokens' | 'maxToolCallsPerTurn'>;
-  'request-approval': Core & Pick<WorkflowDependencies, 'tools' | 'approvals'>;
+  'request-approval': Core & Pick<WorkflowDependencies, 'tools' | 'approvals'> & Partial<Pick<WorkflowDependencies, 'notifier' | 'lifecycle'>>;
   'resolve-approval': Core & Pick<WorkflowDependencies, 'tools' | 'approvals' | 'toolResultTokens'>;
   'write-finding': Core;
   publish: Core & Pick<WorkflowDependencies, 'notifier'>;

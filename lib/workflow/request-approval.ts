@@ -1,4 +1,5 @@
 import { actionHash } from '../approval/action-hash.ts';
+import { announceApproval } from '../approval/approval-notice.ts';
 import type { Approval } from '../domain/approval.ts';
 import { InvestigationNotFoundError } from '../store/port.ts';
 import { callAwaitingApproval, requireApprovals } from './approval-call.ts';
@@ -9,7 +10,8 @@ import { runStep } from './run-step.ts';
 
 /**
  * The Lambda of the approval state (`.waitForTaskToken`): writes the approval record, with the task
- * token beside it and nowhere else, then the `approval.requested` event. Step Functions then waits
+ * token beside it and nowhere else, tells the approvers (notice, lifecycle bus) by approval id, then
+ * writes the `approval.requested` event. Step Functions then waits
  * for the decision; this step's return value is not the state's result.
  */
 export const requestApproval = async (dependencies: StepDependencies['request-approval'], input: unknown): Promise<{ approvalId: string }> => {
@@ -46,6 +48,8 @@ export const requestApproval = async (dependencies: StepDependencies['request-ap
     };
   }
   const stored = await approvals.requestApproval(record, taskToken);
+  // At least once: a retried request announces again rather than risk no one hearing of it.
+  const announcementFailures = await announceApproval(dependencies, stored);
   await runStep(dependencies, head.id, `request-approval#${state.iteration}#${toolCallId}`, async (current) => ({
     events: [
       {
@@ -61,6 +65,7 @@ export const requestApproval = async (dependencies: StepDependencies['request-ap
           reason: stored.reason,
           expiresAt: stored.expiresAt,
           actionHash: stored.actionHash,
+          ...(announcementFailures.length > 0 ? { announcementFailures } : {}),
         }),
       },
     ],

@@ -197,7 +197,7 @@ describe('SreAgentStack', () => {
         SRE_AGENT_MODEL: 'test-model',
         MAX_ITERATIONS: String(MAX_ITERATIONS),
       });
-      if (step === 'publish') {
+      if (step === 'publish' || step === 'request-approval') {
         expect(env['NOTIFICATION_TOPIC_ARN']).toEqual({ Ref: logicalId(stack.topic.node.defaultChild) });
       } else {
         expect(env, step).not.toHaveProperty('NOTIFICATION_TOPIC_ARN');
@@ -263,6 +263,8 @@ describe('SreAgentStack', () => {
       const services = new Set(actions.map((a) => a.split(':')[0]));
       const expected = new Set(['logs', 'dynamodb', 'kms', 'xray']);
       if (step === 'publish') expected.add('sns');
+      // RequestApproval asks the approvers on the findings' channels and puts approval.requested on the lifecycle bus.
+      if (step === 'request-approval') expected.add('sns').add('events');
       if (step === 'call-model') expected.add('secretsmanager').add('bedrock');
       // RunTools calls the investigation tools' read APIs (test/cdk/tool-permissions.test.ts checks them action by action).
       if (step === 'run-tools') for (const action of awsToolIamActions(awsToolSettings.parse({}))) expected.add(action.split(':')[0]!);
@@ -363,7 +365,7 @@ describe('SreAgentStack', () => {
       // Through admission (dedup, storm grouping, the running cap), which starts the state machine.
       Targets: [
         Match.objectLike({
-          Arn: { 'Fn::GetAtt': [logicalId(stack.triggers.alarmAdmission.function.node.defaultChild), 'Arn'] },
+          Arn: { 'Fn::GetAtt': [logicalId(stack.triggers.triggerAdmission.function.node.defaultChild), 'Arn'] },
           DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
         }),
       ],

@@ -5,6 +5,7 @@ import { ScenarioReplaySource } from '../../integrations/scenario/replay-source.
 import { decideApproval, redeliverDecisions } from '../../lib/approval/decide.ts';
 import type { TaskCallbacks } from '../../lib/approval/task-callbacks.ts';
 import { RecordingNotifier } from '../../lib/notify/recording-notifier.ts';
+import type { LifecycleEvent } from '../../lib/triggers/lifecycle.ts';
 import { DynamoDbApprovalStore } from '../../lib/store/dynamodb-approval-store.ts';
 import type { ToolCall } from '../../lib/model/port.ts';
 import { runWorkflowLocally } from '../../local/run-workflow.ts';
@@ -36,14 +37,17 @@ const investigate = async (calls: ToolCall[], policy: Policy | undefined, option
     return opened;
   };
   const investigationId = `inv-${Math.random().toString(36).slice(2)}`;
+  const notifier = new RecordingNotifier();
+  const lifecycleEvents: LifecycleEvent[] = [];
+  const lifecycle = { publish: async (event: LifecycleEvent) => void lifecycleEvents.push(event) };
   const execution = await runWorkflowLocally({
-    dependencies: { store, model, tools: new ScenarioReplaySource(store), notifier: new RecordingNotifier(), approvals },
+    dependencies: { store, model, tools: new ScenarioReplaySource(store), notifier, lifecycle, approvals },
     input: { trigger: scenario.trigger, investigationId, toolSource: { kind: 'scenario-replay', snapshot: 'env' } },
     approvals: { waits, ...(policy ? { onRequested: (approvalId: string) => policy(approvalId, approvals, waits) } : {}) },
     ...options,
   });
   const events = await store.events(investigationId);
-  return { execution, events, approvals, model, tokens, investigationId, store };
+  return { execution, events, approvals, model, tokens, investigationId, store, notifier, lifecycleEvents };
 };
 
 const decideAs = (decision: 'approve' | 'reject', approver = 'arn:aws:iam::123456789012:user/alice'): Policy => (approvalId, approvals, waits) => {
@@ -100,10 +104,47 @@ describe('approval of remediation in the workflow', () => {
     expect(executed).toEqual(['ecs_set_desired_count', 'ecs_force_new_deployment']);
   });
 
-  it('the task token appears in no prompt and no transcript event', async () => {
-    const { events, model, tokens } = await investigate([scaleDown], decideAs('approve'));
-    const seen = JSON.stringify({ events, requests: model.requests });
+  it('the task token appears in no prompt, transcript event, approval notice or lifecycle event', async () => {
+    const { events, model, tokens, notifier, lifecycleEvents } = await investigate([scaleDown], decideAs('approve'));
+    expect(notifier.approvalNotices).toHaveLength(1);
+    expect(lifecycleEvents.map((event) => event.type)).toEqual(['approval.requested']);
+    const seen = JSON.stringify({ events, requests: model.requests, notices: notifier.approvalNotices, lifecycleEvents });
+    expect(tokens).toHaveLength(1);
     for (const token of tokens) expect(seen).not.toContain(token);
+  });
+
+  it('asks the approvers by approval id: the notice and approval.requested carry the action, target, previous value, reason, expiry and how to decide', async () => {
+    const { notifier, lifecycleEvents, approvals, investigationId } = await investigate([scaleDown], decideAs('reject'));
+    const [record] = await approvals.listApprovals('rejected');
+    const [notice] = notifier.approvalNotices;
+    expect(notice).toMatchObject({ investigationId, approvalId: record!.id, subject: `Approval needed: ecs_set_desired_count on ${record!.target}` });
+    for (const line of [`Approval ${record!.id}`, record!.summary, `Target: ${record!.target}`, `Previous value: ${record!.previousValue ?? 'none'}`, `Reason: ${record!.reason}`, `Expires: ${record!.expiresAt}`, `POST /approvals/${record!.id}`]) {
+      expect(notice!.text).toContain(line);
+    }
+    expect(lifecycleEvents[0]).toEqual({
+      type: 'approval.requested',
+      investigationId,
+      detail: { approvalId: record!.id, action: 'ecs_set_desired_count', target: record!.target, previousValue: record!.previousValue, reason: record!.reason, expiresAt: record!.expiresAt, decide: `POST /approvals/${record!.id}` },
+    });
+  });
+
+  it('a channel that fails does not stop the approval: the wait goes on and the failure is on the record', async () => {
+    const failing = new RecordingNotifier();
+    failing.announceApproval = async () => Promise.reject(new Error('SNS is down'));
+    const { client, tableName, store } = await freshStore();
+    const approvals = new DynamoDbApprovalStore({ client, tableName });
+    await store.putSnapshot('env', { now: scenario.now, environment: scenario.environment });
+    const model = new ScriptedModel((_, turn) => (turn === 1 ? { text: 'scale down', toolCalls: [scaleDown] } : { text: finalAnswer('inventory-api') }));
+    const waits = new LocalTaskTokenWaits();
+    const investigationId = `inv-${Math.random().toString(36).slice(2)}`;
+    const execution = await runWorkflowLocally({
+      dependencies: { store, model, tools: new ScenarioReplaySource(store), notifier: failing, approvals },
+      input: { trigger: scenario.trigger, investigationId, toolSource: { kind: 'scenario-replay', snapshot: 'env' } },
+      approvals: { waits, onRequested: (approvalId: string) => void decideApproval({ approvals, callbacks: waits }, approvalId, { decision: 'approve' }, 'alice') },
+    });
+    expect(execution.status).toBe('SUCCEEDED');
+    const requested = (await store.events(investigationId)).find((event) => event.type === 'approval.requested')?.payload as { announcementFailures?: string[] };
+    expect(requested.announcementFailures).toEqual(['local: SNS is down']);
   });
 });
 
