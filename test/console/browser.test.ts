@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../lib/model/port.ts';
+import { DynamoDbApprovalStore } from '../../lib/store/dynamodb-approval-store.ts';
 import { startLocalApiServer, type LocalApiServer } from '../../local/api-server.ts';
 import { consoleAssetRoutes } from '../../local/console/assets.ts';
 import { startConsoleServer } from '../../local/console/proxy-server.ts';
@@ -66,6 +67,7 @@ const onCallModel = () =>
 
 describe('the console in a real Chromium', () => {
   let server: LocalApiServer;
+  let approvals: DynamoDbApprovalStore;
   let browser: Browser;
   let page: Page;
   const requested: string[] = [];
@@ -74,6 +76,7 @@ describe('the console in a real Chromium', () => {
   beforeAll(async () => {
     mkdirSync(OUTPUT_DIR, { recursive: true });
     const { client, tableName } = await freshStore();
+    approvals = new DynamoDbApprovalStore({ client, tableName });
     // The AWS tools over the emulated account: the approved rollback really runs (UpdateService) and is verified by re-reading the alarm.
     server = await startLocalApiServer({ client, tableName, scenario, tools: 'aws', model: onCallModel(), port: 0, env: { USER: 'oncall' } });
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
@@ -192,6 +195,40 @@ describe('the console in a real Chromium', () => {
     const decided = page.locator(`article.approval[data-approval-id="${approvalId}"]`);
     await decided.locator('dd').filter({ hasText: 'rejected by local:oncall' }).waitFor();
     expect(await decided.getByRole('button').count()).toBe(0);
+  });
+
+  it('an approval whose time runs out gets disabled buttons on the page, and the API answers 410', async () => {
+    const requestedAt = new Date();
+    await approvals.requestApproval(
+      {
+        id: 'apr-console-expiring',
+        investigationId: 'inv-console-expiring',
+        toolCallId: 'call_scale',
+        action: 'ecs_set_desired_count',
+        target: 'ECS service orders in cluster prod',
+        summary: 'Set the desired task count of ECS service orders in cluster prod to 0.',
+        arguments: { cluster: 'prod', service: 'orders', desiredCount: 0 },
+        reason: 'Stop the poison-message loop.',
+        previousValue: '4',
+        actionHash: 'hash',
+        status: 'pending',
+        requestedAt: requestedAt.toISOString(),
+        expiresAt: new Date(requestedAt.getTime() + 5_000).toISOString(),
+        callback: 'none',
+      },
+      'token-never-shown',
+    );
+    await page.goto(`${server.url}/#/approvals`);
+    const card = page.locator('article.approval[data-approval-id="apr-console-expiring"]');
+    await card.waitFor();
+    expect(await card.locator('dd').filter({ hasText: 'Stop the poison-message loop.' }).count()).toBe(1);
+    expect(await card.locator('dd').filter({ hasText: /^4$/ }).count()).toBe(1);
+    await card.getByText('it can no longer be decided').waitFor();
+    expect(await card.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    expect(await card.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
+    await page.screenshot({ path: join(OUTPUT_DIR, 'approval-expired.png') });
+    const late = await fetch(`${server.url}/approvals/apr-console-expiring`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ decision: 'approve' }) });
+    expect(late.status).toBe(410);
   });
 
   it('behind sre-agent console (the proxy) the same page lists, opens and charts, and works from the keyboard', async () => {
