@@ -71,7 +71,8 @@ export const chartData = (investigation: Pick<InvestigationView, 'service'>, ala
     times: points.map(([at]) => at),
     values: points.map(([, value]) => value),
     threshold: alarm?.threshold ?? null,
-    onset: onset !== null && onset >= first && onset <= last + 3600 ? onset : null,
+    // Marked only inside the plotted window; the timeline always has it.
+    onset: onset !== null && onset >= first && onset <= last ? onset : null,
     changes,
     source: best ? `get_metrics result ${best.from.ref}` : 'the datapoints the alarm evaluated when it changed state',
     seq: best?.from.seq ?? null,

@@ -31,3 +31,19 @@ export const facts = (pairs: [string, Child | Child[]][]): HTMLDListElement =>
 /** Pretty JSON in a collapsed disclosure: payloads are long, and the summary says what they are. */
 export const jsonDetails = (summary: string, value: unknown): HTMLDetailsElement =>
   el('details', {}, el('summary', {}, summary), el('pre', { class: 'json' }, JSON.stringify(value, null, 2)));
+
+/**
+ * Runs `render`, which replaces part of `container`, and puts keyboard focus back on the
+ * equivalent element (same id, else same link target), so a refresh never drops the user's place.
+ */
+export const keepingFocus = (container: HTMLElement, render: () => void): void => {
+  const active = document.activeElement;
+  const inside = active instanceof HTMLElement && container.contains(active) ? active : undefined;
+  const id = inside?.id;
+  const href = inside?.getAttribute('href');
+  render();
+  // Nothing to restore if the focus survived, or if the render moved it on purpose.
+  if (!inside || inside.isConnected || document.activeElement !== document.body) return;
+  const again = id ? document.getElementById(id) : href ? container.querySelector<HTMLElement>(`[href="${CSS.escape(href)}"]`) : null;
+  again?.focus({ preventScroll: true });
+};

@@ -2,7 +2,7 @@
 import { errorText, getJson } from '../api.ts';
 import { chartCaption, metricChart } from '../chart.ts';
 import { chartData, type ChartData } from '../chart-data.ts';
-import { el, facts } from '../dom.ts';
+import { el, facts, keepingFocus } from '../dom.ts';
 import { evidenceEvents } from '../evidence.ts';
 import { formatConfidence, formatCost, formatTime } from '../format.ts';
 import { renderMarkdown } from '../markdown.ts';
@@ -143,7 +143,9 @@ export const investigationPage = (main: HTMLElement, route: Extract<Route, { nam
     disposeChart = chart.dispose;
   };
 
-  const showEvidence = () => {
+  const showEvidence = () => keepingFocus(main, renderEvidence);
+
+  const renderEvidence = () => {
     const events = readers[values].events;
     const data = detail ? chartData(detail, alarm ?? null, events) : null;
     showChart(events, data);

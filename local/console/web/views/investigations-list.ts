@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { errorText, getJson } from '../api.ts';
-import { el } from '../dom.ts';
+import { el, keepingFocus } from '../dom.ts';
 import { formatAge, formatConfidence, formatCost } from '../format.ts';
 import type { InvestigationPage, InvestigationView } from '../types.ts';
 import { investigationHref, poll, type Route, type View } from '../view.ts';
@@ -79,11 +79,14 @@ export const investigationsList = (main: HTMLElement, route: Extract<Route, { na
       const page = await getJson<InvestigationPage>(`/investigations?${query}`);
       problem.textContent = '';
       const now = Date.now();
-      // Re-rendered only when something changed, so keyboard focus in the table stays put.
-      const key = JSON.stringify(page.items.map((item) => [item.id, item.status, item.updatedAt, formatAge(item.createdAt, now)]));
+      body.querySelectorAll('time').forEach((time) => (time.textContent = formatAge(time.dateTime, now)));
+      // Rows are rebuilt only when an investigation changed, keeping keyboard focus where it was.
+      const key = JSON.stringify(page.items.map((item) => [item.id, item.status, item.updatedAt]));
       if (key === shown) return;
       shown = key;
-      body.replaceChildren(...(page.items.length === 0 ? [el('tr', {}, el('td', { colspan: 7 }, 'No investigations match.'))] : page.items.map((item) => row(item, now))));
+      keepingFocus(body, () =>
+        body.replaceChildren(...(page.items.length === 0 ? [el('tr', {}, el('td', { colspan: 7 }, 'No investigations match.'))] : page.items.map((item) => row(item, now)))),
+      );
       const running = page.items.filter((item) => item.status === 'running' || item.status === 'queued').length;
       caption.textContent = `${page.items.length} investigation${page.items.length === 1 ? '' : 's'}${running > 0 ? `, ${running} running or queued` : ''}${page.nextCursor ? ' (newest 50 shown)' : ''}`;
       for (const item of page.items) if (item.service && !services.has(item.service)) known.append(el('option', { value: item.service }));
