@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -30,14 +30,15 @@ export interface InvestigationTriggersProps {
 }
 
 /**
- * The doors that are not HTTP, and the agent's own health: alarms go through admission (grouped,
- * deduplicated, capped), EventBridge Scheduler starts health sweeps, execution status changes free
+ * The doors that are not HTTP, and the agent's own health: alarms and EventBridge Scheduler's health
+ * sweeps go through admission (grouped, deduplicated, capped), execution status changes free
  * running slots and become lifecycle events on a bus and EMF metrics; a dashboard and an alarm on
  * failed executions watch the agent.
  */
 export class InvestigationTriggers extends Construct {
   readonly alarmRule: events.Rule;
-  readonly alarmAdmission: TriggerFunction;
+  /** Admits alarms and scheduled sweeps. */
+  readonly triggerAdmission: TriggerFunction;
   readonly sweepSchedule: scheduler.Schedule;
   readonly lifecycleBus: events.EventBus;
   readonly executionStatus: TriggerFunction;
@@ -52,32 +53,38 @@ export class InvestigationTriggers extends Construct {
       ...(props.groupWindowMinutes === undefined ? {} : { SRE_AGENT_GROUP_WINDOW_MINUTES: String(props.groupWindowMinutes) }),
     };
 
-    // --- Alarms, through admission ------------------------------------------------------------
-    this.alarmAdmission = new TriggerFunction(this, 'AlarmAdmission', {
+    // --- Alarms and scheduled sweeps, through admission ----------------------------------------
+    this.triggerAdmission = new TriggerFunction(this, 'TriggerAdmission', {
       ...shared,
-      handler: 'alarm-event',
-      description: 'sre-agent: admits CloudWatch alarms (dedup, storm grouping, running cap)',
+      handler: 'admit-trigger',
+      description: 'sre-agent: admits CloudWatch alarms and scheduled health sweeps (dedup, storm grouping, running cap)',
       environment: admission,
     });
     this.alarmRule = new events.Rule(this, 'AlarmStateChange', {
       description: 'Admits an sre-agent investigation when a CloudWatch alarm enters ALARM',
       eventPattern: { source: ['aws.cloudwatch'], detailType: ['CloudWatch Alarm State Change'], detail: { state: { value: ['ALARM'] } } },
     });
-    this.alarmRule.addTarget(new targets.LambdaFunction(this.alarmAdmission.function, { deadLetterQueue: props.alarmDeadLetterQueue, retryAttempts: 8, maxEventAge: Duration.hours(2) }));
+    this.alarmRule.addTarget(new targets.LambdaFunction(this.triggerAdmission.function, { deadLetterQueue: props.alarmDeadLetterQueue, retryAttempts: 8, maxEventAge: Duration.hours(2) }));
 
     // --- Scheduled health sweeps -------------------------------------------------------------
     const schedulerRole = new iam.Role(this, 'SweepSchedulerRole', {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com'),
-      description: 'sre-agent: EventBridge Scheduler starts the health sweep execution',
+      description: 'sre-agent: EventBridge Scheduler hands the health sweep to admission',
     });
+    // Scheduler delivers at least once; the scheduled time identifies the sweep, so a repeat starts nothing.
     this.sweepSchedule = new scheduler.Schedule(this, 'HealthSweep', {
       description: 'sre-agent scheduled health sweep',
       schedule: scheduler.ScheduleExpression.rate(props.sweepRate),
-      target: new schedulerTargets.StepFunctionsStartExecution(props.stateMachine, {
+      target: new schedulerTargets.LambdaInvoke(this.triggerAdmission.function, {
         role: schedulerRole,
-        input: scheduler.ScheduleTargetInput.fromObject({ trigger: { schedule: { sweep: 'health' } } }),
+        input: scheduler.ScheduleTargetInput.fromObject({ schedule: { sweep: 'health', scheduledAt: scheduler.ContextAttribute.scheduledTime } }),
         retryAttempts: 3,
       }),
+    });
+    const admissionFunctionId = Stack.of(this).getLogicalId(this.triggerAdmission.function.node.defaultChild as CfnElement);
+    Validations.of(schedulerRole).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${admissionFunctionId}.Arn>:*]`,
+      reason: 'The Scheduler target grants lambda:InvokeFunction on the admission function and its qualified versions (<function ARN>:*); the wildcard covers only that function\'s qualifiers.',
     });
 
     // --- Lifecycle events, slot release, metrics ------------------------------------------------

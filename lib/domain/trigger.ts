@@ -81,7 +81,8 @@ export const pagerDutyWebhook = z.object({
 });
 export type PagerDutyWebhook = z.infer<typeof pagerDutyWebhook>;
 
-export const scheduledSweep = z.object({ sweep: z.literal('health') });
+/** `scheduledAt`: the time EventBridge Scheduler scheduled it for; it delivers at least once, and the time tells a repeat apart. */
+export const scheduledSweep = z.object({ sweep: z.literal('health'), scheduledAt: isoTimestamp.optional() });
 export const question = z.object({ text: z.string().min(1), service: z.string().optional(), since: isoTimestamp.optional() });
 
 export type Trigger =

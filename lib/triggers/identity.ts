@@ -6,7 +6,7 @@ import { normalizeAwsTimestamp } from './brief.ts';
 export interface TriggerIdentity {
   /**
    * The same for every delivery of one occurrence: an alarm's ARN and state timestamp, a
-   * PagerDuty incident id. Absent for questions and sweeps, which are never redelivered.
+   * PagerDuty incident id, a sweep's scheduled time. Absent for questions, which are never redelivered.
    */
   occurrenceKey?: string;
   /**
@@ -80,7 +80,10 @@ export const identifyTrigger = (trigger: Trigger): TriggerIdentity => {
       label: event.data.title ?? incidentId,
     };
   }
-  if ('schedule' in trigger) return { label: 'scheduled health sweep' };
+  if ('schedule' in trigger) {
+    const { scheduledAt } = trigger.schedule;
+    return { ...(scheduledAt === undefined ? {} : { occurrenceKey: `sweep|${new Date(scheduledAt).toISOString()}` }), label: 'scheduled health sweep' };
+  }
   return { ...(trigger.question.service === undefined ? {} : { service: trigger.question.service }), label: trigger.question.text.slice(0, 80) };
 };
 

@@ -82,14 +82,17 @@ describe('API and trigger constructs', () => {
   it('routes CloudWatch alarms entering ALARM through admission, with a dead-letter queue', () => {
     template.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: { source: ['aws.cloudwatch'], 'detail-type': ['CloudWatch Alarm State Change'], detail: { state: { value: ['ALARM'] } } },
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(triggers.alarmAdmission.function), 'Arn'] }, DeadLetterConfig: Match.anyValue() })],
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(triggers.triggerAdmission.function), 'Arn'] }, DeadLetterConfig: Match.anyValue() })],
     });
   });
 
-  it('schedules the health sweep with EventBridge Scheduler at the configured rate', () => {
+  it('schedules the health sweep with EventBridge Scheduler at the configured rate, through admission with its scheduled time', () => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(1 hour)',
-      Target: Match.objectLike({ Input: JSON.stringify({ trigger: { schedule: { sweep: 'health' } } }) }),
+      Target: Match.objectLike({
+        Arn: { 'Fn::GetAtt': [logicalId(triggers.triggerAdmission.function), 'Arn'] },
+        Input: JSON.stringify({ schedule: { sweep: 'health', scheduledAt: '<aws.scheduler.scheduled-time>' } }),
+      }),
     });
   });
 

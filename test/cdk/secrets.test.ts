@@ -35,33 +35,40 @@ const roleOf = (fn: { role?: unknown }) => stack.getLogicalId((fn.role as { node
 const actionsOf = (statement: Statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]);
 
 describe('secrets on AWS', () => {
-  it('grants secretsmanager:GetSecretValue on each secret to exactly the function that reads it, and nothing else of Secrets Manager to anyone', () => {
-    const grants = ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
-      (policy.Properties['PolicyDocument'].Statement as Statement[])
-        .filter((statement) => actionsOf(statement).some((action) => action.startsWith('secretsmanager:')))
-        .flatMap((statement) =>
-          (policy.Properties['Roles'] as { Ref: string }[]).map((role) => ({ role: role.Ref, actions: actionsOf(statement), resource: statement.Resource })),
-        ),
-    );
-    expect(grants).toHaveLength(3);
-    expect(grants).toEqual(
-      expect.arrayContaining([
-        { role: roleOf(stack.functions['call-model']), actions: ['secretsmanager:GetSecretValue'], resource: MODEL_SECRET_ARN },
-        { role: roleOf(stack.functions.publish), actions: ['secretsmanager:GetSecretValue'], resource: REPORT_SECRET_ARN },
-        { role: roleOf({ role: stack.api.handler.role }), actions: ['secretsmanager:GetSecretValue'], resource: WEBHOOK_SECRET_ARN },
-      ]),
-    );
+  const functions = () =>
+    ofType('AWS::Lambda::Function').map(([id, fn]) => ({
+      id,
+      role: (fn.Properties['Role'] as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0],
+      variables: (fn.Properties['Environment']?.Variables ?? {}) as Record<string, unknown>,
+    }));
+  /** The functions that tell humans (findings, and any other notice) hold the topic; they alone need the channels' tokens. */
+  const announcing = () => functions().filter(({ variables }) => 'NOTIFICATION_TOPIC_ARN' in variables);
+  const idOf = (fn: { node: { defaultChild?: unknown } }) => stack.getLogicalId(fn.node.defaultChild as CfnElement);
+
+  it('grants secretsmanager:GetSecretValue on each secret to exactly the functions that read it, and nothing else of Secrets Manager to anyone', () => {
+    const readers = new Map<unknown, string[]>();
+    for (const [, policy] of ofType('AWS::IAM::Policy')) {
+      for (const statement of policy.Properties['PolicyDocument'].Statement as Statement[]) {
+        if (!actionsOf(statement).some((action) => action.startsWith('secretsmanager:'))) continue;
+        expect(actionsOf(statement)).toEqual(['secretsmanager:GetSecretValue']);
+        const roles = (policy.Properties['Roles'] as { Ref: string }[]).map((role) => role.Ref);
+        readers.set(statement.Resource, [...(readers.get(statement.Resource) ?? []), ...roles].sort());
+      }
+    }
+    expect([...readers.keys()].sort()).toEqual([MODEL_SECRET_ARN, REPORT_SECRET_ARN, WEBHOOK_SECRET_ARN].sort());
+    expect(readers.get(MODEL_SECRET_ARN)).toEqual([roleOf(stack.functions['call-model'])]);
+    expect(readers.get(WEBHOOK_SECRET_ARN)).toEqual([roleOf({ role: stack.api.handler.role })]);
+    expect(readers.get(REPORT_SECRET_ARN)).toEqual(announcing().map(({ role }) => role).sort());
+    expect(readers.get(REPORT_SECRET_ARN)).toContain(roleOf(stack.functions.publish));
   });
 
   it('tells each reader where its secret is, and puts no token in any environment', () => {
-    const functions = ofType('AWS::Lambda::Function').map(([id, fn]) => ({ id, variables: (fn.Properties['Environment']?.Variables ?? {}) as Record<string, unknown> }));
-    const holding = (name: string) => functions.filter(({ variables }) => name in variables).map(({ id }) => id);
-    const idOf = (fn: { node: { defaultChild?: unknown } }) => stack.getLogicalId(fn.node.defaultChild as CfnElement);
+    const holding = (name: string) => functions().filter(({ variables }) => name in variables).map(({ id }) => id).sort();
     expect(holding('SRE_AGENT_MODEL_SECRET_ARN')).toEqual([idOf(stack.functions['call-model'])]);
-    expect(holding('SRE_AGENT_REPORT_SECRET_ARN')).toEqual([idOf(stack.functions.publish)]);
+    expect(holding('SRE_AGENT_REPORT_SECRET_ARN')).toEqual(announcing().map(({ id }) => id).sort());
     expect(holding('PAGERDUTY_WEBHOOK_SECRET_ARN')).toEqual([idOf(stack.api.handler.function)]);
     for (const key of [...REPORT_SECRET_KEYS, 'PAGERDUTY_WEBHOOK_SECRET']) expect(holding(key), key).toEqual([]);
-    const publish = functions.find(({ id }) => id === idOf(stack.functions.publish))!;
+    const publish = functions().find(({ id }) => id === idOf(stack.functions.publish))!;
     expect(publish.variables).toMatchObject({
       SRE_AGENT_REPORT_SECRET_ARN: REPORT_SECRET_ARN,
       PAGERDUTY_FROM: 'sre-agent@example.com',

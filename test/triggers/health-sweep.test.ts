@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OfflineAnalyst } from '../../lib/analyst/offline-analyst.ts';
+import { admitTrigger } from '../../lib/triggers/admit.ts';
 import type { Notice, Notifier } from '../../lib/notify/port.ts';
 import { withheldBecause } from '../../lib/workflow/publish.ts';
 import { BUNDLED_SCENARIOS_DIR, parseScenarioText } from '../../local/scenario-files.ts';
 import { investigateScenario } from '../../local/session.ts';
+import { apiOnFreshTable } from '../api/support.ts';
 import { freshStore } from '../support/dynamodb.ts';
 
 const bundled = (id: string) => parseScenarioText(readFileSync(join(BUNDLED_SCENARIOS_DIR, `${id}.json`), 'utf8'), `${id}.json`);
@@ -64,5 +66,17 @@ describe('scheduled health sweeps', () => {
     // A sweep that could not finish has not shown health: someone is told.
     expect(withheldBecause({ triggerKind: 'schedule' }, { incident: false, incomplete: { reason: 'budget' } })).toBeUndefined();
     for (const triggerKind of ['cloudwatchAlarm', 'pagerduty', 'question'] as const) expect(withheldBecause({ triggerKind }, healthy)).toBeUndefined();
+  });
+
+  it('a sweep Scheduler delivers twice starts once; the next scheduled one starts again', async () => {
+    const { ports, starter } = await apiOnFreshTable();
+    const at = (scheduledAt: string) => ({ schedule: { sweep: 'health' as const, scheduledAt } });
+    const first = await admitTrigger(ports, at('2026-06-10T03:00:00Z'));
+    expect(first.outcome).toBe('started');
+    expect(await admitTrigger(ports, at('2026-06-10T03:00:00.000Z'))).toEqual({ investigationId: first.investigationId, outcome: 'duplicate' });
+    const next = await admitTrigger(ports, at('2026-06-10T04:00:00Z'));
+    expect(next.outcome).toBe('started');
+    expect(starter.started.map((start) => start.investigationId)).toEqual([first.investigationId, next.investigationId]);
+    expect(starter.started[0]!.input.trigger).toEqual(at('2026-06-10T03:00:00Z'));
   });
 });
