@@ -21,6 +21,7 @@ import { DynamoDbApprovalStore } from '../lib/store/dynamodb-approval-store.ts';
 import { approversFromEnv } from '../lib/api/approval-settings.ts';
 import { LocalTaskTokenWaits } from './task-token-waits.ts';
 import { consoleAssetRoutes } from './console/assets.ts';
+import { sameMachineOnly } from './same-machine-only.ts';
 import { scenarioToolSource, type ToolChoice } from './session.ts';
 
 export interface LocalApiServerOptions {
@@ -92,7 +93,7 @@ export const startLocalApiServer = async (options: LocalApiServerOptions): Promi
     approvalRoutes: { approvals, callbacks: waits, ...approversFromEnv(env), callerIdentity: () => `local:${env.USER ?? 'unknown'}`, log },
   };
   // The console at `/` and `/console/*`; every other path is the API's, unchanged.
-  const app = new Hono().route('/', consoleAssetRoutes()).mount('/', createApp(ports).fetch);
+  const app = new Hono().use('*', sameMachineOnly()).route('/', consoleAssetRoutes()).mount('/', createApp(ports).fetch);
   const server = await new Promise<ServerType>((resolve) => {
     const started: ServerType = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: options.port }, () => resolve(started));
   });

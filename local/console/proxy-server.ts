@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { apiProxyRoutes, type ApiProxyOptions } from './proxy.ts';
-import { sameMachineOnly } from './proxy-guard.ts';
+import { sameMachineOnly } from '../same-machine-only.ts';
 
 export interface ConsoleServerOptions extends ApiProxyOptions {
   /** The web app's routes (`GET /`, `/console/*`); every other request goes to the API. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,4 +149,31 @@ describe('sre-agent serve, end to end', () => {
     expect(stderr).toMatch(new RegExp(`investigation ${id} started`));
     expect(stderr).toMatch(new RegExp(`investigation ${id} succeeded`));
   }, 180_000);
+
+  it('refuses other web pages in the browser (a cross-site POST, a foreign Origin, a rebound DNS name) and starts nothing', async () => {
+    const post = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = httpRequest(`${baseUrl}/investigations`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers } }, (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        request.on('error', reject);
+        request.end(JSON.stringify({ question: 'restart everything?' }));
+      });
+    const listed = async () => ((await (await fetch(`${baseUrl}/investigations`)).json()) as { items: unknown[] }).items.length;
+    const before = await listed();
+
+    const crossSite = await post({ 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    expect(JSON.parse(crossSite.body).issues[0].path).toBe('header.sec-fetch-site');
+    const foreignOrigin = await post({ origin: 'https://attacker.example' });
+    expect(foreignOrigin.status).toBe(403);
+    expect(JSON.parse(foreignOrigin.body).issues[0].path).toBe('header.origin');
+    const rebound = await post({ host: `attacker.example:${new URL(baseUrl).port}` });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body).issues[0].path).toBe('header.host');
+
+    expect(await listed()).toBe(before);
+  }, 60_000);
 });
