@@ -7,6 +7,7 @@ import { investigationsRoutes } from './investigations-routes.ts';
 import { pagerDutyWebhookRoute } from './pagerduty-webhook-route.ts';
 import type { ApiPorts } from './ports.ts';
 import { problem } from './problem.ts';
+import { slackInteractionsRoute } from './slack-interactions-route.ts';
 
 /** Largest body any route accepts; PagerDuty and EventBridge events are a few kilobytes. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -34,6 +35,7 @@ export const createApp = (ports: ApiPorts): Hono => {
   app.route('/events', eventsRoutes(ports));
   app.route('/webhooks/pagerduty', pagerDutyWebhookRoute(ports));
   if (ports.approvalRoutes) app.route('/approvals', approvalsRoutes(ports.approvalRoutes));
+  if (ports.slackInteractions) app.route('/webhooks/slack', slackInteractionsRoute(ports.slackInteractions));
   app.notFound((c) => problem(c, 404, `no route ${c.req.method} ${c.req.path}`, [{ path: 'path', message: 'see the README for the routes' }]));
   app.onError((error, c) => {
     ports.log?.(`error ${c.req.method} ${c.req.path}: ${error instanceof Error ? error.message : String(error)}`);

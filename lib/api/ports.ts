@@ -1,5 +1,6 @@
 import type { InvestigationStore } from '../store/port.ts';
 import type { ApprovalPorts } from './approvals-routes.ts';
+import type { SlackInteractionPorts } from './slack-interactions-route.ts';
 import type { AdmissionPorts } from '../triggers/admit.ts';
 
 /** Secrets the API reads when a request needs them (Secrets Manager on AWS, the environment locally). */
@@ -14,4 +15,6 @@ export interface ApiPorts extends AdmissionPorts {
   secrets: SecretReader;
   /** The approval routes; without them there are no `/approvals` routes (nothing can be approved). */
   approvalRoutes?: ApprovalPorts;
+  /** The approval notice's Slack buttons (`POST /webhooks/slack`); without them the route does not exist. */
+  slackInteractions?: SlackInteractionPorts;
 }

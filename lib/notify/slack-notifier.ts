@@ -3,6 +3,10 @@ import type { Finding } from '../domain/finding.ts';
 import { checkHttpDelivery, DeliveryError } from './delivery-error.ts';
 import type { ApprovalNotice, Notice, Notifier } from './port.ts';
 
+/** The approval notice's buttons' action ids (lib/api/slack-interactions-route.ts answers them). */
+export const SLACK_APPROVE_ACTION = 'sre_agent_approve';
+export const SLACK_REJECT_ACTION = 'sre_agent_reject';
+
 export type SlackTarget =
   /** An incoming webhook URL. */
   | { webhookUrl: string }
@@ -43,15 +47,22 @@ export class SlackNotifier implements Notifier {
   }
 
   async announceApproval(notice: ApprovalNotice): Promise<{ messageId?: string }> {
-    return this.post(`*${notice.subject}*\n${notice.text}`);
+    const text = `*${notice.subject}*\n${notice.text}`;
+    // The buttons carry the approval id only; the click is verified and mapped to an approver by POST /webhooks/slack.
+    const button = (label: string, actionId: string, style: 'primary' | 'danger') => ({ type: 'button', text: { type: 'plain_text', text: label }, action_id: actionId, value: notice.approvalId, style });
+    const blocks = [
+      { type: 'section', text: { type: 'mrkdwn', text } },
+      { type: 'actions', block_id: `approval-${notice.approvalId}`, elements: [button('Approve', SLACK_APPROVE_ACTION, 'primary'), button('Reject', SLACK_REJECT_ACTION, 'danger')] },
+    ];
+    return this.post(text, blocks);
   }
 
-  private async post(text: string): Promise<{ messageId?: string }> {
+  private async post(text: string, blocks?: readonly object[]): Promise<{ messageId?: string }> {
     const { target } = this.options;
     if ('webhookUrl' in target) {
       let response: Response;
       try {
-        response = await (this.options.fetch ?? fetch)(target.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text }) });
+        response = await (this.options.fetch ?? fetch)(target.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text, ...(blocks ? { blocks } : {}) }) });
       } catch (error) {
         throw new DeliveryError(`Slack could not be reached: ${error instanceof Error ? error.message : String(error)}`, true);
       }
@@ -59,7 +70,7 @@ export class SlackNotifier implements Notifier {
       return {};
     }
     try {
-      const result = await this.client!.chat.postMessage({ channel: target.channel, text, mrkdwn: true });
+      const result = await this.client!.chat.postMessage({ channel: target.channel, text, mrkdwn: true, ...(blocks ? { blocks: blocks as never } : {}) });
       return result.ts ? { messageId: result.ts } : {};
     } catch (error) {
       const code = (error as { code?: string; data?: { error?: string } }).code;

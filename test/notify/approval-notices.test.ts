@@ -45,7 +45,13 @@ describe('approval notices on the report channels', () => {
   it('Slack posts the subject and text; PagerDuty adds them as a note only on the incident that started the investigation', async () => {
     const slack = recordingFetch([200]);
     await new SlackNotifier({ target: { webhookUrl: 'http://127.0.0.1:9/hook' }, fetch: slack.fetch }).announceApproval(notice);
-    expect(slack.bodies[0]!.body).toEqual({ text: `*${notice.subject}*\n${notice.text}` });
+    const posted = slack.bodies[0]!.body as { text: string; blocks: { type: string; elements?: { action_id: string; value: string }[] }[] };
+    expect(posted.text).toBe(`*${notice.subject}*\n${notice.text}`);
+    // The buttons carry the approval id and nothing else.
+    expect(posted.blocks.find((block) => block.type === 'actions')?.elements?.map(({ action_id, value }) => [action_id, value])).toEqual([
+      ['sre_agent_approve', approval.id],
+      ['sre_agent_reject', approval.id],
+    ]);
     const pagerDuty = recordingFetch([201]);
     const trigger = { pagerduty: samples.incidentTriggered() } as unknown as Trigger;
     const options = { apiToken: 't', from: 'oncall@example.com', baseUrl: 'http://127.0.0.1:9', fetch: pagerDuty.fetch };
