@@ -262,8 +262,9 @@ const ipv4: Detector = {
   wholeValue: true,
   placement: 'punctuatedWord',
   // Ports (`:5432`) and prefix lengths (`/16`) stay readable after the address.
-  // Not followed by `-word` either: `1.2.3.4-beta` is a version.
-  source: String.raw`(?<![A-Za-z0-9_.])\d{1,3}(?:\.\d{1,3}){3}(?![A-Za-z0-9_]|\.\d|-[A-Za-z])`,
+  // Not followed by `-word` either (`1.2.3.4-beta` is a version), unless it is a private address: names
+  // built from a host's address (`web-10.24.7.19-p99`) are common, private-range versions are not.
+  source: String.raw`(?<![A-Za-z0-9_.])(?:(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![A-Za-z0-9_]|\.\d)|\d{1,3}(?:\.\d{1,3}){3}(?![A-Za-z0-9_]|\.\d|-[A-Za-z]))`,
   handle: (match, context) =>
     isIPv4(match.text) && !isSharedIPv4(match.text) ? context.placeholder(PlaceholderType.ip, match.text) : match.text,
 };

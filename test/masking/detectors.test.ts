@@ -71,6 +71,8 @@ describe('addresses', () => {
     ['2001:0db8:85a3:0000:0000:8a2e:0370:7334', '<IP_1>'],
     ['mapped ::ffff:192.0.2.128', 'mapped <IP_1>'],
     ['link fe80::1ff:fe23:4567:890a', 'link <IP_1>'],
+    ['target storefront-web-10.24.7.19-p99 slow', 'target storefront-web-<IP_1>-p99 slow'],
+    ['10.24.7.19-p99 and 192.168.4.2-primary and 172.20.0.5-az1', '<IP_1>-p99 and <IP_2>-primary and <IP_3>-az1'],
   ])('masks %s', expectMasked);
 });
 
