@@ -30,6 +30,8 @@ const modelName = stringContext(app, 'modelName');
 const modelSecretArn = stringContext(app, 'modelSecretArn');
 const sweepRateMinutes = numberContext(app, 'sweepRateMinutes');
 const webhookSecretArn = stringContext(app, 'webhookSecretArn');
+const slackSigningSecretArn = stringContext(app, 'slackSigningSecretArn');
+const slackApprovers = stringContext(app, 'slackApprovers');
 const reportSecretArn = stringContext(app, 'reportSecretArn');
 const reportChannels = Object.fromEntries(
   (['pagerDutyFrom', 'slackChannel', 'publicUrl'] as const).flatMap((key) => (stringContext(app, key) === undefined ? [] : [[key, stringContext(app, key)!]])),
@@ -49,6 +51,8 @@ new SreAgentStack(app, 'SreAgent', {
   ...(modelSecretArn !== undefined ? { modelSecretArn } : {}),
   ...(sweepRateMinutes !== undefined ? { sweepRateMinutes } : {}),
   ...(webhookSecretArn !== undefined ? { webhookSecretArn } : {}),
+  ...(slackSigningSecretArn !== undefined ? { slackSigningSecretArn } : {}),
+  ...(slackApprovers !== undefined ? { slackApprovers } : {}),
   ...(reportSecretArn !== undefined ? { reportSecretArn } : {}),
   ...(Object.keys(reportChannels).length > 0 ? { reportChannels } : {}),
   ...(maxRunning !== undefined ? { maxRunning } : {}),

@@ -19,6 +19,10 @@ export interface InvestigationApiProps {
   readonly webhookSecret?: secretsmanager.ISecret;
   /** Investigations running at once (SRE_AGENT_MAX_RUNNING); the rest are queued. */
   readonly maxRunning?: number;
+  /** The Slack app's signing secret (a plain string): the approval buttons' route exists only with it, and only the API function may read it. */
+  readonly slackSigningSecret?: secretsmanager.ISecret;
+  /** `<Slack user id>=<principal ARN>` pairs (SRE_AGENT_SLACK_APPROVERS): who a button click decides as. */
+  readonly slackApprovers?: string;
   /** Minutes a group stays open after its last trigger (SRE_AGENT_GROUP_WINDOW_MINUTES). */
   readonly groupWindowMinutes?: number;
 }
@@ -38,6 +42,8 @@ export const API_ROUTES = [
   ['/webhooks/pagerduty', 'POST'],
 ] as const;
 export const WEBHOOK_ROUTE = '/webhooks/pagerduty';
+/** The approval notice's Slack buttons: Slack signs with its own HMAC, not SigV4. Present only with a signing secret. */
+export const SLACK_INTERACTIONS_ROUTE = '/webhooks/slack';
 
 /**
  * The investigations API for internal tools: an API Gateway REST API with IAM auth on every route
@@ -61,12 +67,19 @@ export class InvestigationApi extends Construct {
         ...(props.webhookSecret ? { PAGERDUTY_WEBHOOK_SECRET_ARN: props.webhookSecret.secretArn } : {}),
         ...(props.maxRunning === undefined ? {} : { SRE_AGENT_MAX_RUNNING: String(props.maxRunning) }),
         ...(props.groupWindowMinutes === undefined ? {} : { SRE_AGENT_GROUP_WINDOW_MINUTES: String(props.groupWindowMinutes) }),
+        ...(props.slackSigningSecret ? { SLACK_SIGNING_SECRET_ARN: props.slackSigningSecret.secretArn } : {}),
+        ...(props.slackApprovers ? { SRE_AGENT_SLACK_APPROVERS: props.slackApprovers } : {}),
       },
     });
     // Powertools reads it with GetSecretValue alone: no DescribeSecret, nothing else.
     if (props.webhookSecret) {
       this.handler.role.addToPrincipalPolicy(
         new iam.PolicyStatement({ sid: 'ReadWebhookSecret', actions: ['secretsmanager:GetSecretValue'], resources: [props.webhookSecret.secretArn] }),
+      );
+    }
+    if (props.slackSigningSecret) {
+      this.handler.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid: 'ReadSlackSigningSecret', actions: ['secretsmanager:GetSecretValue'], resources: [props.slackSigningSecret.secretArn] }),
       );
     }
     // The API decides approvals (POST /approvals/{id}) and answers the waiting approval state.
@@ -84,14 +97,17 @@ export class InvestigationApi extends Construct {
       defaultMethodOptions: { authorizationType: apigateway.AuthorizationType.IAM },
     });
     const integration = new apigateway.LambdaIntegration(this.handler.function, { proxy: true });
-    for (const [path, method] of API_ROUTES) {
+    const routes: readonly (readonly [string, string])[] = [...API_ROUTES, ...(props.slackSigningSecret ? [[SLACK_INTERACTIONS_ROUTE, 'POST'] as const] : [])];
+    for (const [path, method] of routes) {
       const resource = this.api.root.resourceForPath(path);
-      const open = path === WEBHOOK_ROUTE;
+      const open = path === WEBHOOK_ROUTE || path === SLACK_INTERACTIONS_ROUTE;
       const created = resource.addMethod(method, integration, open ? { authorizationType: apigateway.AuthorizationType.NONE } : {});
       if (open) {
         Validations.of(created).acknowledge(
-          { id: 'AwsSolutions-APIG4', reason: 'PagerDuty cannot sign with SigV4; the app verifies the X-PagerDuty-Signature HMAC of the raw body and answers 401 before anything else.' },
-          { id: 'AwsSolutions-COG4', reason: 'PagerDuty cannot present a Cognito token; the webhook is authenticated by its HMAC signature.' },
+          path === WEBHOOK_ROUTE
+            ? { id: 'AwsSolutions-APIG4', reason: 'PagerDuty cannot sign with SigV4; the app verifies the X-PagerDuty-Signature HMAC of the raw body and answers 401 before anything else.' }
+            : { id: 'AwsSolutions-APIG4', reason: 'Slack cannot sign with SigV4; the app verifies the X-Slack-Signature v0 HMAC of the timestamp and raw body, refuses requests over five minutes old, and answers 401 before anything else.' },
+          { id: 'AwsSolutions-COG4', reason: 'PagerDuty and Slack cannot present a Cognito token; these webhooks are authenticated by their HMAC signatures.' },
         );
       }
     }

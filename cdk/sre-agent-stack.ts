@@ -60,6 +60,10 @@ export interface SreAgentStackProps extends StackProps {
   readonly sweepRateMinutes?: number;
   /** Secrets Manager secret (a plain string) holding the PagerDuty webhook signing secret; only the API function may read it. */
   readonly webhookSecretArn?: string;
+  /** Secrets Manager secret (a plain string) holding the Slack app's signing secret: enables the approval buttons (POST /webhooks/slack); only the API function may read it. */
+  readonly slackSigningSecretArn?: string;
+  /** `<Slack user id>=<principal ARN>` pairs, comma-separated: who a Slack button click decides as. */
+  readonly slackApprovers?: string;
   /**
    * Secrets Manager secret (JSON with any of PAGERDUTY_API_TOKEN, SLACK_BOT_TOKEN, SLACK_WEBHOOK_URL)
    * holding the report channels' tokens; only Publish may read it.
@@ -193,7 +197,7 @@ export class SreAgentStack extends Stack {
     const modelProvider = props.modelProvider ?? DEFAULT_MODEL;
     const modelName = props.modelName ?? DEFAULT_MODEL;
     const modelSecretArn = props.modelSecretArn;
-    for (const [name, arn] of Object.entries({ modelSecretArn, webhookSecretArn: props.webhookSecretArn, reportSecretArn: props.reportSecretArn })) {
+    for (const [name, arn] of Object.entries({ modelSecretArn, webhookSecretArn: props.webhookSecretArn, reportSecretArn: props.reportSecretArn, slackSigningSecretArn: props.slackSigningSecretArn })) {
       if (arn !== undefined && !Token.isUnresolved(arn) && !/^arn:[a-z-]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/.test(arn)) {
         throw new Error(`SreAgentStack: ${name} must be a Secrets Manager secret ARN; got ${arn}`);
       }
@@ -468,6 +472,8 @@ export class SreAgentStack extends Stack {
     this.api = new InvestigationApi(this, 'Api', {
       ...doors,
       ...(props.webhookSecretArn ? { webhookSecret: secretsmanager.Secret.fromSecretCompleteArn(this, 'WebhookSecret', props.webhookSecretArn) } : {}),
+      ...(props.slackSigningSecretArn ? { slackSigningSecret: secretsmanager.Secret.fromSecretCompleteArn(this, 'SlackSigningSecret', props.slackSigningSecretArn) } : {}),
+      ...(props.slackApprovers ? { slackApprovers: props.slackApprovers } : {}),
     });
 
     this.approvalRedelivery = new ApprovalRedelivery(this, 'ApprovalRedelivery', { table: this.table, key: this.key, stateMachine, retention });

@@ -84,3 +84,15 @@ describe('Slack approval buttons', () => {
     expect((await approvals.getApproval(ID))?.status).toBe('pending');
   });
 });
+
+describe('SRE_AGENT_SLACK_APPROVERS', () => {
+  it('maps Slack user ids to principals and names a malformed pair', async () => {
+    const { slackApproversFromEnv } = await import('../../lib/api/approval-settings.ts');
+    expect(slackApproversFromEnv({ SRE_AGENT_SLACK_APPROVERS: 'U0ALICE=arn:aws:iam::123456789012:user/alice, W0BOB=arn:aws:iam::123456789012:role/oncall' })).toEqual({
+      U0ALICE: 'arn:aws:iam::123456789012:user/alice',
+      W0BOB: 'arn:aws:iam::123456789012:role/oncall',
+    });
+    expect(slackApproversFromEnv({})).toEqual({});
+    expect(() => slackApproversFromEnv({ SRE_AGENT_SLACK_APPROVERS: 'alice=arn:aws:iam::123456789012:user/alice' })).toThrow(/"alice=arn:aws:iam::123456789012:user\/alice" is not <Slack user id>=<principal ARN>/);
+  });
+});
