@@ -5,6 +5,7 @@ import { startConsoleServer } from '../console/proxy-server.ts';
 import type { CredentialsProvider } from '../console/proxy-signer.ts';
 import { API_URL_HELP, apiTarget, ApiTargetError, type ApiTarget } from '../console/proxy-target.ts';
 import { listenPort } from './arguments.ts';
+import { untilStopped } from './until-stopped.ts';
 
 const DEFAULT_PORT = 8788;
 const DEFAULT_API = 'http://127.0.0.1:8787';
@@ -69,11 +70,7 @@ export const consoleCommand = (): Command =>
         log,
       });
       process.stdout.write(`sre-agent console: open ${server.url}\nAPI: ${describeTarget(target)}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await untilStopped();
       log('shutting down');
       await server.close();
     });

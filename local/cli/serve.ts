@@ -1,16 +1,12 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { selectModel } from '../model-selection.ts';
 import { loadScenario } from '../scenario-files.ts';
 import { startLocalApiServer } from '../api-server.ts';
 import { DEFAULT_DATA_DIR, LOCAL_TABLE_NAME, openLocalSession, type ToolChoice } from '../session.ts';
-import { positiveInteger, providerOption, toolsOption } from './arguments.ts';
+import { listenPort, positiveInteger, providerOption, toolsOption } from './arguments.ts';
+import { untilStopped } from './until-stopped.ts';
 
 const DEFAULT_PORT = 8787;
-
-const port = (value: string): number => {
-  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError('expected a port from 0 (any free port) to 65535');
-  return Number(value);
-};
 
 const timestamped = (line: string) => `${new Date().toISOString()} ${line}\n`;
 
@@ -18,7 +14,7 @@ export const serveCommand = (): Command =>
   new Command('serve')
     .description('Serve the HTTP API (investigations, approvals, EventBridge events, PagerDuty webhooks) and the web console on 127.0.0.1, investigating in process against a scenario.')
     .requiredOption('--scenario <fileOrId>', 'a scenario file (sre-scenario/v1) or bundled id whose environment backs the tools')
-    .option('--port <n>', 'the port on 127.0.0.1 (0 picks a free one)', port, DEFAULT_PORT)
+    .option('--port <n>', 'the port on 127.0.0.1 (0 picks a free one)', listenPort, DEFAULT_PORT)
     .option('--data-dir <dir>', 'where DynamoDB Local keeps its data', DEFAULT_DATA_DIR)
     .option('--max-iterations <n>', 'model turns before the agent must answer', positiveInteger, 8)
     .addOption(providerOption())
@@ -41,11 +37,7 @@ export const serveCommand = (): Command =>
         log,
       });
       process.stdout.write(`sre-agent API listening on ${server.url}\nconsole: open ${server.url}/\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await untilStopped();
       log('shutting down');
       await server.close();
       await session.close();
