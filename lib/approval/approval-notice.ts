@@ -1,7 +1,6 @@
 import type { Approval } from '../domain/approval.ts';
-import type { ApprovalNotice } from '../notify/port.ts';
+import type { ApprovalNotice, Notifier } from '../notify/port.ts';
 import type { LifecycleEvent, LifecyclePublisher } from '../triggers/lifecycle.ts';
-import type { Notifier } from '../notify/port.ts';
 
 /** How a human decides: the API route, IAM-signed; the caller's identity is the approver on the record. */
 const decideRoute = (approvalId: string): string => `POST /approvals/${approvalId}`;

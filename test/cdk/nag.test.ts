@@ -69,6 +69,8 @@ beforeAll(() => {
     modelSecretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:sre-agent/model-AbCdEf',
     // Remediation enabled, so the remediation role and the approval steps' grants are checked too.
     awsTools: { enabledTools: ['list_alarms', 'get_metrics', 'query_logs', 'ecs_force_new_deployment', 'lambda_rollback_alias'], remediation: { roleName: 'sre-agent-remediation' } },
+    // Slack approval buttons: a second HMAC-signed open route.
+    slackSigningSecretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:sre-agent/slack-signing-AbCdEf',
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   try {
