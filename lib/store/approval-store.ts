@@ -25,6 +25,7 @@ export interface ApprovalStore {
   expire(id: string, at: Date): Promise<Approval | undefined>;
   /** The token to answer Step Functions with: only the deciding code reads it, and never returns it. */
   taskToken(id: string): Promise<string | undefined>;
+  /** From a `pending` callback only: the first answer Step Functions gave stays on the record. */
   markCallback(id: string, callback: 'delivered' | 'task-timed-out'): Promise<void>;
   /** Decided approvals whose callback has not reached Step Functions yet. */
   undeliveredDecisions(limit?: number): Promise<Approval[]>;

@@ -8,7 +8,6 @@ const partitionKey = (id: string) => `APPROVAL#${id}`;
 const RECORD = 'RECORD';
 /** The list index's partition per status: `GET /approvals?status=pending` is one query. */
 const statusPartition = (status: Approval['status']) => `APPROVALS#${status}`;
-/** Approval records outlive their investigation's decision by this long: the record of who decided. */
 /** Days an approval record outlives its expiry when the deployment does not say (the store's own default). */
 const DEFAULT_RETENTION_DAYS = 90;
 
@@ -106,15 +105,22 @@ export class DynamoDbApprovalStore implements ApprovalStore {
   }
 
   async markCallback(id: string, callback: 'delivered' | 'task-timed-out'): Promise<void> {
-    await this.documents.send(
-      new UpdateCommand({
-        TableName: this.options.tableName,
-        Key: { pk: partitionKey(id), sk: RECORD },
-        UpdateExpression: 'SET #record.#callback = :callback',
-        ExpressionAttributeNames: { '#record': 'record', '#callback': 'callback' },
-        ExpressionAttributeValues: { ':callback': callback },
-      }),
-    );
+    try {
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.options.tableName,
+          Key: { pk: partitionKey(id), sk: RECORD },
+          UpdateExpression: 'SET #record.#callback = :callback',
+          // The API and the scheduled redelivery may send one decision at once: the first answer
+          // Step Functions gave is the record, and a later "task timed out" must not overwrite "delivered".
+          ConditionExpression: '#record.#callback = :pending',
+          ExpressionAttributeNames: { '#record': 'record', '#callback': 'callback' },
+          ExpressionAttributeValues: { ':callback': callback, ':pending': 'pending' },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   async undeliveredDecisions(limit = 50): Promise<Approval[]> {

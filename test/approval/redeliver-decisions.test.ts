@@ -73,4 +73,12 @@ describe('redelivering decisions whose callback failed', () => {
     expect(await redeliverDecisions(ports)).toBe(0);
     expect(sfn.calls()).toHaveLength(0);
   });
+
+  it('keeps the first answer when the API and the redelivery send one decision at once', async () => {
+    const { approvals } = await setUp();
+    await approvals.markCallback('apr-approved', 'delivered');
+    await approvals.markCallback('apr-approved', 'task-timed-out');
+    expect((await approvals.getApproval('apr-approved'))?.callback).toBe('delivered');
+    expect((await approvals.undeliveredDecisions()).map((approval) => approval.id)).toEqual(['apr-rejected']);
+  });
 });
