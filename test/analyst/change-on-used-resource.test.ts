@@ -33,8 +33,9 @@ describe('a change to a resource the failing path uses, of the kind the errors c
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'revert-config', target: 'jobs-key' });
   });
 
-  it('a network ACL change explains timeouts the errors pin on the bucket', () => {
-    const diagnosis = diagnose(
+  /** uploader (using a bucket through a subnet whose ACL was just changed) fails with `message`. */
+  const uploadsFailWith = (message: string) =>
+    diagnose(
       boardFrom({
         brief: 'Question: why do uploads fail?',
         services: [
@@ -44,27 +45,18 @@ describe('a change to a resource the failing path uses, of the kind the errors c
           { name: 'ui', kind: 'ecs', dependsOn: ['uploader'] },
         ],
         changes: [{ service: 'subnet-acl', timestamp: at(START, 59), kind: 'network', summary: 'ReplaceNetworkAclEntry egress 443 -> deny' }],
-        logs: failing('uploader', 'PutObject to bucket failed: connect ETIMEDOUT 52.95.160.9:443'),
+        logs: failing('uploader', message),
       }),
     );
+
+  it('a network ACL change explains timeouts the errors pin on the bucket', () => {
+    const diagnosis = uploadsFailWith('PutObject to bucket failed: connect ETIMEDOUT 52.95.160.9:443');
     expect(diagnosis.draft.rootCause.service).toBe('subnet-acl');
     expect(diagnosis.draft.rootCause.category).toBe('network');
   });
 
   it('a change to a used resource that the errors do not complain about is not blamed', () => {
-    const diagnosis = diagnose(
-      boardFrom({
-        brief: 'Question: why do uploads fail?',
-        services: [
-          { name: 'uploader', kind: 'lambda', dependsOn: ['bucket', 'subnet-acl'] },
-          { name: 'bucket', kind: 's3' },
-          { name: 'subnet-acl', kind: 'other' },
-          { name: 'ui', kind: 'ecs', dependsOn: ['uploader'] },
-        ],
-        changes: [{ service: 'subnet-acl', timestamp: at(START, 59), kind: 'network', summary: 'ReplaceNetworkAclEntry egress 443 -> deny' }],
-        logs: failing('uploader', 'render failed: TypeError: Cannot read properties of undefined (reading "rows")'),
-      }),
-    );
+    const diagnosis = uploadsFailWith('render failed: TypeError: Cannot read properties of undefined (reading "rows")');
     expect(diagnosis.draft.rootCause.service).not.toBe('subnet-acl');
   });
 });

@@ -13,22 +13,23 @@ describe('a rejection of the caller\'s own identity is not a failure of the call
     { name: 'ledger', kind: 'ecs' },
   ];
 
-  it('a peer that refuses our expired client certificate leaves the certificate with us', () => {
-    const diagnosis = diagnose(
+  /** payer's calls to bank fail with `message` after an hour of quiet runs, and its alarm fires. */
+  const payerCallsFailWith = (message: string) =>
+    diagnose(
       boardFrom({
         brief: 'PagerDuty event: payer runs failing',
         services,
         alarms: [{ name: 'payer-errors', service: 'payer', state: 'ALARM', since: at(START, 70) }],
         logs: [
           ...quiet('payer'),
-          ...Array.from({ length: 4 }, (_, index) => ({
-            service: 'payer',
-            timestamp: at(START, 62 + index * 15),
-            level: 'ERROR',
-            message: 'POST https://bank.example/v1/transfers failed: sslv3 alert certificate expired (SSL alert number 45); client certificate notAfter=2026-05-01T11:00:00Z',
-          })),
+          ...Array.from({ length: 4 }, (_, index) => ({ service: 'payer', timestamp: at(START, 62 + index * 15), level: 'ERROR', message })),
         ],
       }),
+    );
+
+  it('a peer that refuses our expired client certificate leaves the certificate with us', () => {
+    const diagnosis = payerCallsFailWith(
+      'POST https://bank.example/v1/transfers failed: sslv3 alert certificate expired (SSL alert number 45); client certificate notAfter=2026-05-01T11:00:00Z',
     );
     expect(diagnosis.draft.rootCause.service).toBe('payer');
     expect(diagnosis.draft.rootCause.category).toBe('certificate');
@@ -36,22 +37,7 @@ describe('a rejection of the caller\'s own identity is not a failure of the call
   });
 
   it('an expired certificate the peer presents is the peer\'s', () => {
-    const diagnosis = diagnose(
-      boardFrom({
-        brief: 'PagerDuty event: payer runs failing',
-        services,
-        alarms: [{ name: 'payer-errors', service: 'payer', state: 'ALARM', since: at(START, 70) }],
-        logs: [
-          ...quiet('payer'),
-          ...Array.from({ length: 4 }, (_, index) => ({
-            service: 'payer',
-            timestamp: at(START, 62 + index * 15),
-            level: 'ERROR',
-            message: 'POST https://bank.example/v1/transfers failed: certificate has expired (CERT_HAS_EXPIRED)',
-          })),
-        ],
-      }),
-    );
+    const diagnosis = payerCallsFailWith('POST https://bank.example/v1/transfers failed: certificate has expired (CERT_HAS_EXPIRED)');
     expect(diagnosis.draft.rootCause.service).toBe('bank');
     expect(diagnosis.draft.rootCause.category).toBe('certificate');
   });
