@@ -11,10 +11,8 @@ import type {
 } from '@aws-sdk/client-cloudwatch';
 import { toMillis } from '../../../lib/domain/time.ts';
 import type { RecordedEnvironment } from '../../scenario/recorded-environment.ts';
-import { serviceException, type ServiceEmulation } from './emulator.ts';
+import { serviceException, type Answer, type ServiceEmulation } from './emulator.ts';
 import { dimensionsOf, emulatedAccount, emulatedRegion, namespaceOf } from './service-identity.ts';
-
-type Answer<Output> = Omit<Output, '$metadata'>;
 
 /** Small pages, so the tools' pagination really runs against the emulation. */
 const ALARMS_PER_PAGE = 3;

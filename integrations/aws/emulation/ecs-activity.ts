@@ -17,7 +17,7 @@ import { emulatedAccount, emulatedRegion, resourceNameOf } from './service-ident
 /**
  * What ECS says about a service's activity, from the recorded environment: its deployments (the
  * recorded deploys), its service events (the recorded changes) and its stopped tasks (the service's
- * fatal log lines of the last hour, each the end of a task). Spread over ecs.ts's answers.
+ * fatal log lines of the last hour, each the end of a task), around the service ecs.ts describes.
  */
 const DESCRIBE_SERVICES_MAX = 10;
 const EVENT_HISTORY_MINUTES = 7 * 24 * 60;

@@ -1,6 +1,4 @@
 import type {
-  DescribeServicesCommandInput,
-  DescribeServicesCommandOutput,
   DescribeTaskDefinitionCommandInput,
   DescribeTaskDefinitionCommandOutput,
   Service,
@@ -12,11 +10,10 @@ import { emulatedAccount, emulatedRegion, resourceNameOf, serviceArnOf, serviceO
 
 /**
  * ECS as the scenario implies it: each `ecs` service with its current task definition, whose
- * container logs through `awslogs` to the service's log group. describe_service extends the
- * DescribeServices answer (events, deployments) in its own file by spreading this one.
+ * container logs through `awslogs` to the service's log group. DescribeServices is answered in
+ * ecs-activity.ts, which adds the service's events, deployments and stopped tasks to
+ * `describedEcsService`.
  */
-const DESCRIBE_SERVICES_MAX = 10;
-
 const HISTORY_MINUTES = 365 * 24 * 60;
 
 /**
@@ -51,19 +48,6 @@ export const describedEcsService = (environment: RecordedEnvironment, cluster: s
   };
 };
 
-const describeServices = (input: DescribeServicesCommandInput, environment: RecordedEnvironment): Omit<DescribeServicesCommandOutput, '$metadata'> => {
-  const asked = input.services ?? [];
-  if (asked.length > DESCRIBE_SERVICES_MAX) throw serviceException('InvalidParameterException', `services can have at most ${DESCRIBE_SERVICES_MAX} items`);
-  const services: Service[] = [];
-  const failures: { arn: string; reason: string }[] = [];
-  for (const identifier of asked) {
-    const described = describedEcsService(environment, input.cluster, identifier);
-    if (described) services.push(described);
-    else failures.push({ arn: identifier, reason: 'MISSING' });
-  }
-  return { services, failures };
-};
-
 const describeTaskDefinition = (input: DescribeTaskDefinitionCommandInput, environment: RecordedEnvironment): Omit<DescribeTaskDefinitionCommandOutput, '$metadata'> => {
   const family = /task-definition\/([^:]+)/.exec(input.taskDefinition ?? '')?.[1] ?? (input.taskDefinition ?? '').split(':')[0] ?? '';
   const spec = environment.services.find((service) => service.name === family && service.kind === 'ecs');
@@ -87,4 +71,4 @@ const describeTaskDefinition = (input: DescribeTaskDefinitionCommandInput, envir
   };
 };
 
-export const ecsEmulation: ServiceEmulation = { DescribeServicesCommand: describeServices, DescribeTaskDefinitionCommand: describeTaskDefinition };
+export const ecsEmulation: ServiceEmulation = { DescribeTaskDefinitionCommand: describeTaskDefinition };

@@ -11,6 +11,9 @@ export type CommandAnswer = (input: never, environment: RecordedEnvironment) => 
 /** The commands of one AWS service the emulation answers, by command name (`StartQueryCommand`). */
 export type ServiceEmulation = Readonly<Record<string, CommandAnswer>>;
 
+/** A command's output as an answer gives it: the SDK adds `$metadata` itself. */
+export type Answer<Output> = Omit<Output, '$metadata'>;
+
 interface StackClient {
   middlewareStack: {
     add(

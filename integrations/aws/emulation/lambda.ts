@@ -11,10 +11,8 @@ import type {
 } from '@aws-sdk/client-lambda';
 import { toMillis } from '../../../lib/domain/time.ts';
 import type { RecordedEnvironment } from '../../scenario/recorded-environment.ts';
-import { serviceException, type ServiceEmulation } from './emulator.ts';
+import { serviceException, type Answer, type ServiceEmulation } from './emulator.ts';
 import { serviceArnOf, serviceOfIdentifier } from './service-identity.ts';
-
-type Answer<Output> = Omit<Output, '$metadata'>;
 
 /** Small pages, so the tool's Marker pagination really runs. */
 const VERSIONS_PER_PAGE = 2;

@@ -19,11 +19,9 @@ import type { AssumeRoleCommandInput, AssumeRoleCommandOutput } from '@aws-sdk/c
 import type { RecordedEnvironment } from '../../scenario/recorded-environment.ts';
 import { revisionsOf, taskDefinitionArn } from './ecs.ts';
 import { ecsActivityEmulation } from './ecs-activity.ts';
-import { serviceException, type ServiceEmulation } from './emulator.ts';
+import { serviceException, type Answer, type ServiceEmulation } from './emulator.ts';
 import { lambdaEmulation } from './lambda.ts';
 import { emulatedAccount, resourceNameOf } from './service-identity.ts';
-
-type Answer<Output> = Omit<Output, '$metadata'>;
 
 /** A change a remediation asked of the emulated account: answered as AWS would, applied to nothing. */
 export interface EmulatedChange {
