@@ -2,7 +2,7 @@ import { DescribeServicesCommand, DescribeTasksCommand, ECSClient, ListTasksComm
 import { GetFunctionConcurrencyCommand, GetFunctionConfigurationCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { DescribeDBInstancesCommand, DescribeEventsCommand, RDSClient } from '@aws-sdk/client-rds';
 import type { z } from 'zod';
-import { describeServiceContract, type resourceEvent } from '../../../lib/tools/contracts/describe-service.ts';
+import { describeServiceContract, serviceDescription, type resourceEvent } from '../../../lib/tools/contracts/describe-service.ts';
 import { noData } from '../../../lib/tools/contracts/shared-inputs.ts';
 import { implementTool } from '../../../lib/tools/tool.ts';
 import { deniedReason, isAccessDenied } from '../api-errors.ts';
@@ -163,16 +163,12 @@ export const describeService = ({ clients, catalog }: AwsToolDependencies) =>
         throw error;
       }
       const events = description.events.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp)).slice(-MAX_EVENTS);
-      return {
-        summary: `${service.name}${service.kind ? ` (${service.kind})` : ''}: ${events.length} recent platform events`,
-        data: {
-          available: true as const,
-          service: service.name,
-          ...(service.kind ? { kind: service.kind } : {}),
-          ...(description.arn ? { arn: description.arn } : {}),
-          configuration: { ...description.configuration, ...(Object.keys(service.tags).length > 0 ? { tags: service.tags } : {}) },
-          events,
-        },
-      };
+      return serviceDescription({
+        service: service.name,
+        kind: service.kind,
+        arn: description.arn,
+        configuration: { ...description.configuration, ...(Object.keys(service.tags).length > 0 ? { tags: service.tags } : {}) },
+        events,
+      });
     },
   });

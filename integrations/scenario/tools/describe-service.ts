@@ -1,4 +1,4 @@
-import { describeServiceContract } from '../../../lib/tools/contracts/describe-service.ts';
+import { describeServiceContract, serviceDescription } from '../../../lib/tools/contracts/describe-service.ts';
 import { noData } from '../../../lib/tools/contracts/shared-inputs.ts';
 import { implementTool } from '../../../lib/tools/tool.ts';
 import { serviceMatches, type RecordedEnvironment } from '../recorded-environment.ts';
@@ -18,16 +18,12 @@ export const describeService = (environment: RecordedEnvironment) =>
             .filter((change) => change.service === service.name)
             .map((change) => ({ timestamp: change.timestamp, source: change.kind, message: change.summary }))
         : [];
-      return {
-        summary: `${service.name}${service.kind ? ` (${service.kind})` : ''}: ${events.length} recent platform events`,
-        data: {
-          available: true as const,
-          service: service.name,
-          ...(service.kind ? { kind: service.kind } : {}),
-          ...(service.arn ? { arn: service.arn } : {}),
-          configuration: { ...(service.tags ? { tags: service.tags } : {}), dependsOn: service.dependsOn ?? [] },
-          events,
-        },
-      };
+      return serviceDescription({
+        service: service.name,
+        kind: service.kind,
+        arn: service.arn,
+        configuration: { ...(service.tags ? { tags: service.tags } : {}), dependsOn: service.dependsOn ?? [] },
+        events,
+      });
     },
   });

@@ -21,3 +21,22 @@ export const describeServiceContract = defineContract({
     }),
   ]),
 });
+
+/** The one way a described service is reported, so each source says the same thing in the same words. */
+export const serviceDescription = (described: {
+  service: string;
+  kind?: string | undefined;
+  arn?: string | undefined;
+  configuration: Record<string, unknown>;
+  events: z.infer<typeof resourceEvent>[];
+}) => ({
+  summary: `${described.service}${described.kind ? ` (${described.kind})` : ''}: ${described.events.length} recent platform events`,
+  data: {
+    available: true as const,
+    service: described.service,
+    ...(described.kind ? { kind: described.kind } : {}),
+    ...(described.arn ? { arn: described.arn } : {}),
+    configuration: described.configuration,
+    events: described.events,
+  },
+});
