@@ -83,24 +83,22 @@ export class ReportChannelsNotifier implements Notifier {
   }
 
   async publish(notice: Notice): Promise<{ messageId?: string }> {
-    let channels: ReportChannels;
-    try {
-      channels = reportChannelsFrom(await this.settings());
-    } catch (error) {
-      this.options.onFailure?.('report channels', error);
-      return this.primary.publish(notice);
-    }
-    return withReportChannels(this.primary, channels, this.store, this.options).publish(notice);
+    return (await this.current()).publish(notice);
   }
 
   async announceApproval(notice: ApprovalNotice): Promise<{ messageId?: string }> {
+    return (await this.current()).announceApproval?.(notice) ?? {};
+  }
+
+  /** The notifier for this notice: with the channels as the settings say now, or the primary alone when they cannot be read. */
+  private async current(): Promise<Notifier> {
     let channels: ReportChannels;
     try {
       channels = reportChannelsFrom(await this.settings());
     } catch (error) {
       this.options.onFailure?.('report channels', error);
-      return this.primary.announceApproval?.(notice) ?? {};
+      return this.primary;
     }
-    return withReportChannels(this.primary, channels, this.store, this.options).announceApproval?.(notice) ?? {};
+    return withReportChannels(this.primary, channels, this.store, this.options);
   }
 }
