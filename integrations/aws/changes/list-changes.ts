@@ -246,23 +246,20 @@ export const listChanges = ({ clients, catalog, paced }: AwsToolDependencies, ti
 
       const selected = all.filter((service) => wanted(service.name));
       const platform: ChangeSummary[] = [];
-      const ecsServices = selected.filter((service) => service.kind === 'ecs');
-      if (ecsServices.length > 0) {
+      /** A platform's own record of changes; a refusal is reported with the actions to grant. */
+      const readPlatform = async (actions: string, read: () => Promise<ChangeSummary[]>) => {
         try {
-          platform.push(...(await ecsDeployments(clients.get(ECSClient), ecsServices, start.getTime(), end.getTime())));
+          platform.push(...(await read()));
         } catch (error) {
           if (!isAccessDenied(error)) throw error;
-          denied.push(deniedReason('ecs:DescribeServices', error));
+          denied.push(deniedReason(actions, error));
         }
-      }
+      };
+      const ecsServices = selected.filter((service) => service.kind === 'ecs');
+      if (ecsServices.length > 0) await readPlatform('ecs:DescribeServices', () => ecsDeployments(clients.get(ECSClient), ecsServices, start.getTime(), end.getTime()));
       const functions = selected.filter((service) => service.kind === 'lambda');
       if (functions.length > 0) {
-        try {
-          platform.push(...(await lambdaVersions(clients.get(LambdaClient), functions, start.getTime(), end.getTime())));
-        } catch (error) {
-          if (!isAccessDenied(error)) throw error;
-          denied.push(deniedReason('lambda:ListVersionsByFunction and lambda:ListAliases', error));
-        }
+        await readPlatform('lambda:ListVersionsByFunction and lambda:ListAliases', () => lambdaVersions(clients.get(LambdaClient), functions, start.getTime(), end.getTime()));
       }
       const unreported: ChangeSummary[] = [];
       for (const change of platform) {
