@@ -1,29 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Investigation } from '../../lib/domain/investigation.ts';
-import { emptyUsage } from '../../lib/domain/usage.ts';
 import { StepConflictError } from '../../lib/store/port.ts';
 import { freshStore } from '../support/dynamodb.ts';
+import { checkoutQuestion, runningInvestigation } from '../support/investigation-heads.ts';
 
 // Recent timestamps: DynamoDB Local really deletes items whose TTL (createdAt + retention) has passed.
 const recently = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString();
 const createdAt = recently(0);
 
-const head = (id: string, eventCount = 0): Investigation => ({
-  id,
-  triggerKind: 'question',
-  triggerSummary: 'why is checkout slow?',
-  status: 'running',
-  createdAt,
-  updatedAt: createdAt,
-  eventCount,
-  iterations: 0,
-  usage: emptyUsage(),
-  modelName: 'offline-analyst',
-  toolSource: { kind: 'none' },
-});
-const trigger = { question: { text: 'why is checkout slow?' } };
+const head = (id: string, eventCount = 0) => runningInvestigation(id, createdAt, eventCount);
+const trigger = checkoutQuestion;
 
 describe('DynamoDbStore on DynamoDB Local', () => {
   it('creates an investigation once and reads it back', async () => {

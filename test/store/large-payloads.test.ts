@@ -1,27 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBDocumentClient, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Investigation } from '../../lib/domain/investigation.ts';
-import { emptyUsage } from '../../lib/domain/usage.ts';
 import { DynamoDbStore } from '../../lib/store/dynamodb-store.ts';
 import { StepConflictError, type StepCommit } from '../../lib/store/port.ts';
 import { freshStore } from '../support/dynamodb.ts';
+import { checkoutQuestion, runningInvestigation } from '../support/investigation-heads.ts';
 
 const createdAt = new Date().toISOString();
-const head = (id: string, eventCount = 0): Investigation => ({
-  id,
-  triggerKind: 'question',
-  triggerSummary: 'why is checkout slow?',
-  status: 'running',
-  createdAt,
-  updatedAt: createdAt,
-  eventCount,
-  iterations: 0,
-  usage: emptyUsage(),
-  modelName: 'scripted',
-  toolSource: { kind: 'none' },
-});
-const trigger = { question: { text: 'why is checkout slow?' } };
+const head = (id: string, eventCount = 0) => runningInvestigation(id, createdAt, eventCount);
+const trigger = checkoutQuestion;
 /** Random bytes do not compress: each of these stays ~1.3 MB after gzip. */
 const incompressible = () => ({ blob: randomBytes(1_000_000).toString('base64') });
 
