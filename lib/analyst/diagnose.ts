@@ -16,9 +16,35 @@ export interface Diagnosis {
   rootSignals: Signal[];
   suspectChange?: Change;
   candidates: string[];
+  /**
+   * Services whose full logs can confirm or overturn the verdict: those that serve the traffic of
+   * an alerting resource that keeps no logs of its own (a load balancer, a queue, a topic, a table).
+   */
+  servingAlerted: string[];
   inference: CauseInference;
   draft: FindingDraft;
 }
+
+/**
+ * Where to look next when no cause stands out: every service that misbehaved at all, even briefly
+ * or below the bar of an incident, strongest first.
+ */
+const troubledServices = (signals: readonly Signal[]): string[] =>
+  [...new Set([...signals].filter((signal) => signal.kind !== 'alarm' && signal.kind !== 'demand').sort((a, b) => b.strength - a.strength).map((signal) => signal.service))];
+
+/** Kinds of resource that pass traffic or hold data without application logs of their own. */
+const loglessKinds = new Set(['elb', 'apigateway', 'cloudfront', 'sqs', 'sns', 's3', 'dynamodb', 'kinesis', 'other']);
+
+const servingAlerted = (board: EvidenceBoard, symptom: string | undefined): string[] => {
+  const services = board.services ?? [];
+  const alerted = new Set([symptom, ...board.alarms.filter((alarm) => alarm.state === 'ALARM').map((alarm) => alarm.service)]);
+  return [...alerted].flatMap((name) => {
+    const node = services.find((candidate) => candidate.name === name);
+    if (!node || !loglessKinds.has(node.kind ?? '') || board.logs.some((line) => line.service === name)) return [];
+    const callers = services.filter((candidate) => candidate.dependsOn.includes(node.name)).map((candidate) => candidate.name);
+    return [...node.dependsOn, ...callers].filter((neighbour) => !loglessKinds.has(services.find((candidate) => candidate.name === neighbour)?.kind ?? ''));
+  });
+};
 
 /** The cause inferred from the board, and the finding written from it. */
 export const diagnose = (board: EvidenceBoard): Diagnosis => {
@@ -33,7 +59,8 @@ export const diagnose = (board: EvidenceBoard): Diagnosis => {
     signals: inference.signals,
     rootSignals: incident ? inference.rootSignals : [],
     suspectChange: incident ? inference.suspectChange : undefined,
-    candidates: incident ? inference.candidates : [],
+    candidates: incident ? inference.candidates : inference.verdict === 'no-evidence' ? troubledServices(inference.signals) : [],
+    servingAlerted: [...new Set(servingAlerted(board, inference.symptom))],
     inference,
     draft,
   };

@@ -1,11 +1,16 @@
 import { severityOf } from '../analysis/log-templates.ts';
-import type { Alarm, EvidenceBoard, LogRecord } from './evidence-board.ts';
-import { iso, type Signal } from './signals.ts';
+import { fitTrend } from '../analysis/trend.ts';
+import { alertsOf, type Alert } from './alerts.ts';
+import { probingOf } from './client-error-probes.ts';
+import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
+import { meaningOf } from './metric-semantics.ts';
+import { iso, isFault, neighboursOf, type Signal } from './signals.ts';
 
 /**
- * A "no incident" verdict needs positive evidence: every alarm that fires is explained by something
- * benign, and nothing at an alarmed service logs errors after its alarm went off. Absence of
- * detected anomalies alone is not evidence of health: the detectors can miss sparse data.
+ * A "no incident" verdict needs positive evidence. Every alert (an alarm in ALARM, an open page, a
+ * reported symptom) must be explained by something benign, and every ongoing, substantial fault
+ * must be set aside by a benign explanation; absence of detected anomalies alone is not evidence of
+ * health, because the detectors can miss sparse data.
  */
 
 /** Words that announce load or work as planned: a load test, a maintenance window, a recurring job. */
@@ -20,65 +25,161 @@ const ANNOUNCED_LEAD_MS = 3 * 60 * 60_000;
 const STANDING_MS = 24 * 60 * 60_000;
 /** Lines this long before an alarm fired already belong to its breach. */
 const EVALUATION_SLACK_MS = 5 * 60_000;
+/** A backlog that empties within this many hours at its current pace is being worked off. */
+const DRAIN_HORIZON_HOURS = 12;
 
-export interface AlarmExplanation {
-  alarm: Alarm;
+export interface Explanation {
+  /** What is explained: an alert's name, or a signal's description. */
+  subject: string;
+  service?: string;
   why: string;
-  ref: string;
+  /** The evidence ref that shows it, when a tool result carries it. */
+  ref?: string;
 }
 
 export interface HealthVerdict {
   healthy: boolean;
+  /** Everything that alerted and must be accounted for. */
+  alerts: Alert[];
   /** Positive evidence of health, one line each. */
-  explained: AlarmExplanation[];
-  /** Alarms in ALARM that nothing benign explains. */
-  unexplained: Alarm[];
-  /** ERROR-or-worse lines at an alarmed service after its alarm fired. */
+  explained: Explanation[];
+  /** Alerts that nothing benign explains. */
+  unexplained: Alert[];
+  /** Ongoing, substantial faults that nothing benign explains. */
+  harm: Signal[];
+  /** Signals set aside as benign (announced load, a retired resource, probing, a draining backlog). */
+  benign: Set<Signal>;
+  /** ERROR-or-worse lines at an alerting service after it alerted. */
   errorLines: LogRecord[];
 }
 
-const neighboursOf = (board: EvidenceBoard, service: string): Set<string> => {
-  const services = board.services ?? [];
-  const own = services.find((node) => node.name === service)?.dependsOn ?? [];
-  const callers = services.filter((node) => node.dependsOn.includes(service)).map((node) => node.name);
-  return new Set([service, ...own, ...callers]);
+
+const round = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value.toPrecision(3)).toString());
+
+/** A resource taken out of service on purpose: nothing it shows, nor its alarms, is an incident. */
+const retiredExplanation = (board: EvidenceBoard, service: string): Omit<Explanation, 'subject'> | undefined => {
+  const retired = board.changes.find((change) => change.service === service && retirement.test(change.summary));
+  if (retired) return { service, ref: retired.ref, why: `${service} was taken out of service ("${retired.summary}")` };
+  const tagged = board.services?.find((node) => node.name === service && Object.values(node.tags ?? {}).some((value) => retirement.test(value)));
+  return tagged ? { service, why: `${service} is tagged as taken out of service` } : undefined;
 };
 
-/** Why a firing alarm is benign, if the evidence says so. */
-export const benignExplanation = (board: EvidenceBoard, alarm: Alarm, signals: readonly Signal[], windowStart: number | undefined): AlarmExplanation | undefined => {
-  const since = alarm.since ? Date.parse(alarm.since) : undefined;
-  const retired = board.changes.find((change) => change.service === alarm.service && retirement.test(change.summary));
-  if (retired) return { alarm, ref: retired.ref, why: `${alarm.service} was taken out of service ("${retired.summary}")` };
-  if (since !== undefined) {
-    const near = neighboursOf(board, alarm.service);
-    const announced = board.changes.find(
-      (change) => near.has(change.service) && announcedWork.test(change.summary) && change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS,
-    );
-    if (announced) return { alarm, ref: announced.ref, why: `announced beforehand: "${announced.summary}" (${announced.service}, ${iso(announced.at)})` };
-    const newTrouble = signals.some((signal) => signal.service === alarm.service && signal.substantial && signal.ongoing && signal.kind !== 'alarm');
-    const longStanding = windowStart !== undefined && windowStart - since >= STANDING_MS;
-    if (!newTrouble && longStanding) {
-      return { alarm, ref: alarm.ref, why: `in ALARM since ${alarm.since}, long before the evidence begins, with nothing new at ${alarm.service}: a standing condition, not a new incident` };
-    }
+/** Work announced shortly before `since` at or next to `service`: a load test, a window, a recurring job. */
+const announcedExplanation = (board: EvidenceBoard, service: string, since: number): Omit<Explanation, 'subject'> | undefined => {
+  const near = neighboursOf(board, service);
+  const announced = board.changes.find(
+    (change) => near.has(change.service) && announcedWork.test(change.summary) && change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS,
+  );
+  return announced ? { service, ref: announced.ref, why: `announced beforehand: "${announced.summary}" (${announced.service}, ${iso(announced.at)})` } : undefined;
+};
+
+/** A backlog series: work waiting in a queue or stream (not how old the oldest item is). */
+const backlogSeries = /visible|backlog|depth|pending|queue.?(size|length)|messages.?(available|waiting)/i;
+/** Signals about work waiting: how much, or for how long. */
+const waitingSignal = /visible|backlog|depth|pending|oldest|(^|[^a-z])age([^a-z]|$)|iterator|queue/i;
+
+/**
+ * A backlog that is being worked off is not stuck: after a burst of work its size peaked and has
+ * fallen steadily since, fast enough to empty soon. How old its oldest item is keeps growing while
+ * a first-in-first-out backlog drains, so that is explained too.
+ */
+const drainingExplanation = (series: readonly Series[], service: string): Omit<Explanation, 'subject'> | undefined => {
+  for (const candidate of series.filter((item) => item.service === service && backlogSeries.test(item.name))) {
+    const points = candidate.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+    const peakIndex = points.reduce((best, point, index) => (point.v > points[best]!.v ? index : best), 0);
+    const peak = points[peakIndex];
+    const after = points.slice(peakIndex);
+    const trend = fitTrend(after);
+    if (!peak || !trend || peak.v <= 0 || trend.slopePerHour >= 0 || trend.r2 < 0.7 || trend.last > 0.95 * peak.v) continue;
+    const hours = trend.last / -trend.slopePerHour;
+    if (hours > DRAIN_HORIZON_HOURS) continue;
+    return {
+      service,
+      ref: candidate.ref,
+      why: `the backlog at ${service} is draining, not stuck: ${candidate.name} peaked at ${round(peak.v)} at ${iso(peak.t)} and has fallen steadily to ${round(trend.last)} (about ${round(-trend.slopePerHour / 60)} a minute); at this pace it is empty in about ${hours.toFixed(1)} hours`,
+    };
   }
   return undefined;
 };
 
-/** ERROR-or-worse lines at the service of a firing alarm, from shortly before it fired. */
-export const errorsAfterAlarm = (board: EvidenceBoard, alarm: Alarm): LogRecord[] => {
-  const since = alarm.since ? Date.parse(alarm.since) - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
-  return board.logs.filter((line) => line.service === alarm.service && severityOf(line.level) >= 3 && line.at >= since);
+/** Why a signal is benign, if the evidence says so. Errors and failures are never explained by announced load. */
+const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, 'subject'> | undefined => {
+  const retired = retiredExplanation(board, signal.service);
+  if (retired) return retired;
+  if (signal.kind !== 'errors' && signal.kind !== 'mentioned' && signal.kind !== 'trace') {
+    const failing = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /throttl|error|fault|fail|5xx|dead|dlq|reject|denied|block|timeout|crash|oom|kill/i.test(signal.text);
+    const announced = failing ? undefined : announcedExplanation(board, signal.service, signal.at);
+    if (announced) return announced;
+    if (waitingSignal.test(signal.text)) {
+      const draining = drainingExplanation(board.series, signal.service);
+      if (draining) return draining;
+    }
+  }
+  return probingOf(board, signal);
 };
 
-export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], windowStart: number | undefined): HealthVerdict => {
-  const firing = board.alarms.filter((alarm) => alarm.state === 'ALARM');
-  const explained: AlarmExplanation[] = [];
-  const unexplained: Alarm[] = [];
-  for (const alarm of firing) {
-    const explanation = benignExplanation(board, alarm, signals, windowStart);
-    if (explanation) explained.push(explanation);
-    else unexplained.push(alarm);
+/** Why an alert is benign, when the evidence at its service says so; `benign` are the signals already set aside. */
+const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signal[], benign: ReadonlyMap<Signal, Omit<Explanation, 'subject'>>, windowStart: number | undefined): Omit<Explanation, 'subject'> | undefined => {
+  if (alert.recoveredAt !== undefined && !signals.some((signal) => signal.service === alert.service && isFault(signal) && signal.ongoing && signal.substantial && !benign.has(signal))) {
+    return { service: alert.service, ref: alert.ref, why: `it is back to OK since ${iso(alert.recoveredAt)}, with nothing failing at ${alert.service ?? 'its service'} now` };
   }
-  const errorLines = firing.filter((alarm) => !explained.some((item) => item.alarm === alarm && /taken out of service/.test(item.why))).flatMap((alarm) => errorsAfterAlarm(board, alarm));
-  return { healthy: unexplained.length === 0 && errorLines.length === 0, explained, unexplained, errorLines };
+  if (!alert.service) return undefined;
+  const retired = retiredExplanation(board, alert.service);
+  if (retired) return retired;
+  if (alert.since !== undefined) {
+    const announced = announcedExplanation(board, alert.service, alert.since);
+    if (announced) return announced;
+  }
+  const own = signals.filter((signal) => signal.service === alert.service && signal.kind !== 'alarm');
+  // The alert's service shows something, and all of it is explained as benign: the explanation covers the alert.
+  const ownTrouble = own.filter((signal) => isFault(signal) && signal.ongoing);
+  const explainedBy = ownTrouble.map((signal) => benign.get(signal));
+  if (ownTrouble.length > 0 && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
+  // Recovered on its own: what it watches spiked and came back, and nothing at its service is failing now.
+  const transient = own.find((signal) => signal.kind === 'transient' || (isFault(signal) && !signal.ongoing));
+  if (transient && ownTrouble.every((signal) => !signal.substantial)) return { service: alert.service, ref: transient.ref, why: `it recovered: ${transient.description}` };
+  const longStanding = alert.since !== undefined && windowStart !== undefined && windowStart - alert.since >= STANDING_MS;
+  if (longStanding && !ownTrouble.some((signal) => signal.substantial)) {
+    return { service: alert.service, ref: alert.ref, why: `in ALARM since ${iso(alert.since!)}, long before the evidence begins, with nothing new at ${alert.service}: a standing condition, not a new incident` };
+  }
+  return undefined;
+};
+
+/** ERROR-or-worse lines at an alerting service, from shortly before it alerted. */
+export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[] => {
+  if (!alert.service) return [];
+  const since = alert.since !== undefined ? alert.since - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
+  return board.logs.filter((line) => line.service === alert.service && severityOf(line.level) >= 3 && line.at >= since);
+};
+
+export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], windowStart: number | undefined, symptom: string | undefined): HealthVerdict => {
+  const benignWhy = new Map<Signal, Omit<Explanation, 'subject'>>();
+  for (const signal of signals) {
+    if (!isFault(signal) && signal.kind !== 'demand') continue;
+    const why = benignSignal(board, signal);
+    if (why) benignWhy.set(signal, why);
+  }
+  const alerts = alertsOf(board, symptom);
+  const explained: Explanation[] = [];
+  const unexplained: Alert[] = [];
+  for (const alert of alerts) {
+    const why = benignAlert(board, alert, signals, benignWhy, windowStart);
+    if (why) explained.push({ subject: alert.name, ...why });
+    else unexplained.push(alert);
+  }
+  for (const [signal, why] of benignWhy) {
+    if (signal.substantial && !explained.some((item) => item.why === why.why)) explained.push({ subject: signal.description, ...why });
+  }
+  const harm = signals.filter((signal) => isFault(signal) && signal.ongoing && signal.substantial && !benignWhy.has(signal));
+  const retiredServices = new Set(explained.filter((item) => /taken out of service/.test(item.why)).map((item) => item.service));
+  const errorLines = alerts.filter((alert) => alert.source !== 'report' && !retiredServices.has(alert.service)).flatMap((alert) => errorsAfterAlert(board, alert));
+  return {
+    healthy: harm.length === 0 && unexplained.length === 0 && errorLines.length === 0,
+    alerts,
+    explained,
+    unexplained,
+    harm,
+    benign: new Set(benignWhy.keys()),
+    errorLines,
+  };
 };

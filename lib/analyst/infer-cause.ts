@@ -3,8 +3,9 @@ import { rankRootCandidates } from '../analysis/propagation.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
-import type { Alarm, Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
-import { judgeHealth, type AlarmExplanation } from './health-verdict.ts';
+import type { Alert } from './alerts.ts';
+import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
+import { judgeHealth, type Explanation } from './health-verdict.ts';
 import { labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
 import { calleesOf, collectSignals, isFault, windowOf, type Signal } from './signals.ts';
 
@@ -54,7 +55,7 @@ export interface IncidentCause {
   /** The caller of an external root also calls another external provider. */
   alternativeProvider: boolean;
   alreadyRestarting: boolean;
-  unexplainedAlarms: Alarm[];
+  unexplainedAlerts: Alert[];
   /** The only cause the graph left: one candidate service. */
   soleCandidate: boolean;
 }
@@ -63,7 +64,7 @@ export interface HealthyVerdict {
   verdict: 'healthy';
   symptom?: string;
   signals: Signal[];
-  explained: AlarmExplanation[];
+  explained: Explanation[];
   transients: Signal[];
 }
 
@@ -269,7 +270,7 @@ const rawErrorSignals = (board: EvidenceBoard, services: ReadonlySet<string>): S
       text: line.message,
     }));
 
-const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[], symptom: string | undefined, determined: boolean, unexplainedAlarms: Alarm[]): IncidentCause => {
+const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[], symptom: string | undefined, determined: boolean, unexplainedAlerts: Alert[]): IncidentCause => {
   const services = board.services ?? [];
   const onsetOf = (service: string): number => {
     const own = current.filter((signal) => signal.service === service);
@@ -361,7 +362,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     alternativeProvider:
       kindOf(board, root) === 'external' && ((board.services ?? []).find((node) => node.name === callerOfRoot)?.dependsOn ?? []).some((name) => name !== root && kindOf(board, name) === 'external'),
     alreadyRestarting: rootSignals.some((signal) => restartWords.test(signal.text)),
-    unexplainedAlarms,
+    unexplainedAlerts,
     soleCandidate: ranked.length === 1,
   };
 };
@@ -377,20 +378,20 @@ export const inferCause = (board: EvidenceBoard): CauseInference => {
   if (board.logs.length === 0 && board.series.length === 0 && board.traces.length === 0 && board.alarms.length === 0) {
     return { verdict: 'no-evidence', symptom, signals };
   }
-  const faults = signals.filter(isFault);
-  const health = judgeHealth(board, signals, windowOf(board)?.start);
-  const ongoing = faults.filter((signal) => signal.ongoing && signal.substantial);
-  if (ongoing.length > 0) return incidentFrom(board, signals, faults.filter((signal) => signal.ongoing), symptom, true, health.unexplained);
+  const health = judgeHealth(board, signals, windowOf(board)?.start, symptom);
+  const faults = signals.filter((signal) => isFault(signal) && !health.benign.has(signal));
+  if (health.harm.length > 0) return incidentFrom(board, signals, faults.filter((signal) => signal.ongoing), symptom, true, health.unexplained);
   if (health.healthy) {
     const transients = signals.filter((signal) => signal.kind === 'transient' || (isFault(signal) && !signal.ongoing));
     return { verdict: 'healthy', symptom, signals, explained: health.explained, transients };
   }
   // Unexplained alarms or errors: the alarms themselves and every error near them are the evidence.
-  const alarmed = new Set([...health.unexplained.map((alarm) => alarm.service), ...health.errorLines.map((line) => line.service)]);
+  const alarmed = new Set([...health.unexplained.flatMap((alert) => (alert.service ? [alert.service] : [])), ...health.errorLines.map((line) => line.service)]);
   const near = new Set([...alarmed].flatMap((service) => [service, ...((board.services ?? []).find((node) => node.name === service)?.dependsOn ?? [])]));
   const raw = rawErrorSignals(board, near);
   const alarmSignals = signals.filter((signal) => signal.kind === 'alarm' && alarmed.has(signal.service)).map((signal) => ({ ...signal, kind: 'errors' as const, substantial: true }));
   const weak = [...faults.filter((signal) => near.has(signal.service)), ...raw, ...alarmSignals];
+  if (weak.length === 0) return { verdict: 'no-evidence', symptom, signals };
   const withRaw = [...signals, ...raw];
   const inference = incidentFrom(board, withRaw, weak, symptom && alarmed.has(symptom) ? symptom : [...alarmed][0], false, health.unexplained);
   const labelled = labelsAt(inference.rootSignals).length > 0;

@@ -47,7 +47,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const loaders = sharedKinds.has(rootKind) ? services.filter((node) => node.dependsOn.includes(diagnosis.root!)).map((node) => node.name).slice(0, 4) : [];
   const suspects = [
     ...new Set(
-      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
+      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
         (service): service is string => !!service,
       ),
     ),

@@ -97,7 +97,7 @@ const levelOf = (series: EvidenceBoard['series'][number]): number => {
  */
 const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onset, demandLevel: number | undefined): boolean => {
   const name = series.name;
-  if (/throttl|fail|dead|dlq|restart|oom|kill|unhealthy|evict|reject|crash|age|backlog|visible|lag/i.test(name)) return onset.relativeChange >= 0.5;
+  if (/throttl|fail|dead|dlq|restart|oom|kill|unhealthy|evict|reject|block|denied|filtered|discard|crash|age|backlog|visible|lag/i.test(name)) return onset.relativeChange >= 0.5;
   if (/utili[sz]ation|cpu|memory|mem\b|disk|storage|percent/i.test(name) && onset.direction === 'up') return onset.level >= 80;
   if (/latency|duration|response.?time|p9\d|wait/i.test(name)) return onset.relativeChange >= 1;
   if (/error|fault|5xx|4xx|timeout|exception/i.test(name)) {
@@ -183,7 +183,81 @@ const metricSignals = (board: EvidenceBoard): Signal[] =>
     return [];
   });
 
+/** A throughput this far below its usual level has stopped. */
+const STOPPED_SHARE = 0.05;
+/** A series silent for this many of its periods, while the others go on, has stopped publishing. */
+const SILENT_PERIODS = 3;
+
+const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * Where a throughput series stops: its first point at about zero for good, or just after its last
+ * working point when a silence of several periods follows (up to the end, or up to a zero reading).
+ */
+const stopOf = (points: readonly { t: number; v: number }[], evidenceEnd: number): number | undefined => {
+  const period = medianOf(points.slice(1).map((point, index) => point.t - points[index]!.t));
+  const usual = medianOf(points.map((point) => point.v));
+  if (period <= 0 || usual <= 0) return undefined;
+  let firstZero = points.length;
+  while (firstZero > 0 && points[firstZero - 1]!.v <= STOPPED_SHARE * usual) firstZero -= 1;
+  const lastWorking = points[firstZero - 1];
+  if (!lastWorking) return undefined;
+  const silenceEnds = points[firstZero]?.t ?? evidenceEnd;
+  if (silenceEnds - lastWorking.t >= SILENT_PERIODS * period) return lastWorking.t + period;
+  return points.length - firstZero >= 2 ? points[firstZero]!.t : undefined;
+};
+
+/**
+ * Work that stops is harm even when nothing errors: a throughput (invocations, messages received,
+ * requests) that ran steadily drops to zero or stops publishing. It matters when the work it serves
+ * keeps coming, shown by a neighbour's throughput going on (a consumer stops while its source still
+ * publishes); without that, it may be quiet hours or a job that finished, worth a look but no incident.
+ */
+const stoppedWork = (board: EvidenceBoard): Signal[] => {
+  const demand = board.series.filter((series) => meaningOf(series.name) === 'demand' && series.points.length >= 6);
+  const pointsOf = (series: EvidenceBoard['series'][number]) => series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t);
+  const evidenceEnd = Math.max(...board.series.map((series) => Date.parse(series.points.at(-1)?.[0] ?? '')).filter(Number.isFinite));
+  const evidenceStart = Math.min(...board.series.map((series) => Date.parse(series.points[0]?.[0] ?? '')).filter(Number.isFinite));
+  const stops = new Map(demand.map((series) => [series, stopOf(pointsOf(series), evidenceEnd)]));
+  return demand.flatMap((series): Signal[] => {
+    const points = pointsOf(series);
+    const stoppedAt = stops.get(series);
+    if (stoppedAt === undefined) return [];
+    const before = points.filter((point) => point.t < stoppedAt);
+    const steady = before.length >= 6 && before.filter((point) => point.v > 0).length >= 0.8 * before.length && before[0]!.t - evidenceStart <= 0.2 * (evidenceEnd - evidenceStart);
+    if (!steady) return [];
+    const near = neighboursOf(board, series.service);
+    const goingOn = demand.find((other) => {
+      if (other === series || stops.get(other) !== undefined || !near.has(other.service)) return false;
+      const otherPoints = pointsOf(other);
+      const earlier = otherPoints.filter((point) => point.t < stoppedAt).map((point) => point.v);
+      const later = otherPoints.filter((point) => point.t >= stoppedAt).map((point) => point.v);
+      return later.length >= 2 && earlier.length > 0 && medianOf(later) >= 0.5 * medianOf(earlier);
+    });
+    const usual = medianOf(before.map((point) => point.v));
+    return [{
+      service: series.service,
+      kind: 'metric',
+      at: stoppedAt,
+      strength: goingOn ? 0.8 : 0.2,
+      ongoing: true,
+      substantial: goingOn !== undefined,
+      ref: series.ref,
+      description: `${series.name} at ${series.service} stopped at ${iso(stoppedAt)} (usually about ${round(usual)} a period)${goingOn ? `, while ${goingOn.name} at ${goingOn.service} kept going: the work still arrives but is no longer done` : ''}`,
+      text: `${series.name} stopped`,
+    }];
+  });
+};
+
 const round = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value.toPrecision(3)).toString());
+
+/** A service, the services it calls and the services that call it. */
+export const neighboursOf = (board: EvidenceBoard, service: string): Set<string> => {
+  const services = board.services ?? [];
+  const own = services.find((node) => node.name === service)?.dependsOn ?? [];
+  const callers = services.filter((node) => node.dependsOn.includes(service)).map((node) => node.name);
+  return new Set([service, ...own, ...callers]);
+};
 
 /** Everything a service calls, directly or not. */
 export const calleesOf = (services: readonly ServiceNode[], service: string): Set<string> => {
@@ -354,7 +428,7 @@ const duplicateWrites = (board: EvidenceBoard): Signal[] => {
 export const collectSignals = (board: EvidenceBoard): Signal[] => {
   const window = windowOf(board);
   const errors = [...(window ? errorSignals(board, window) : []), ...duplicateWrites(board)];
-  return [...errors, ...mentionSignals(board, errors), ...metricSignals(board), ...traceSignals(board), ...alarmSignals(board)];
+  return [...errors, ...mentionSignals(board, errors), ...metricSignals(board), ...stoppedWork(board), ...traceSignals(board), ...alarmSignals(board)];
 };
 
 /** Signals that say something is broken (not demand, not a recovered blip). */

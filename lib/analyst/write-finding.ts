@@ -1,4 +1,5 @@
 import type { FindingDraft } from '../domain/finding.ts';
+import { alertsOf, type Alert } from './alerts.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
 import { remediationFor, withRunbookStep } from './remediation-plan.ts';
@@ -43,6 +44,8 @@ const impactOf = (board: EvidenceBoard, cause: IncidentCause): string => {
   return parts.join(' ');
 };
 
+const alertWords = (alert: Alert): string => (alert.service && !alert.name.includes(alert.service) ? `${alert.name} (${alert.service})` : alert.name);
+
 const demandWords = (demand: Signal): string => `${demand.substantial ? 'Demand more than doubled' : 'Requests rose'}: ${demand.description}.`;
 
 const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft => {
@@ -52,7 +55,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
   const demand = firstOf(rootSignals, 'demand');
   const drifts = rootSignals.filter((signal) => signal.kind === 'trend').slice(0, 3);
   const context = board.changes.filter((change) => change.kind === 'other' && change.at <= cause.rootOnset && cause.rootOnset - change.at <= CONTEXT_WINDOW_MS);
-  const alarms = cause.unexplainedAlarms.slice(0, 3);
+  const alerts = cause.unexplainedAlerts.slice(0, 3);
   // A third party is not "failing" when only our calls to it fail.
   const ours = affected.filter((item) => kindOf(board, item.service) !== 'external');
   const theirs = affected.filter((item) => kindOf(board, item.service) === 'external');
@@ -69,7 +72,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
     (category === 'traffic' || demand) && context.length > 0 && `Changes just before the load rose: ${context.map((change) => `${change.service} at ${iso(change.at)} ("${change.summary}")`).join('; ')}.`,
     ours.length > 0 && `Then ${ours.map((item) => `${item.service} (from ${iso(item.onset)})`).join(', ')} failed as a consequence.`,
     theirs.length > 0 && `Calls to ${theirs.map((item) => item.service).join(', ')} fail as a consequence.`,
-    !cause.determined && alarms.length > 0 && `Unexplained alarms: ${alarms.map((alarm) => `${alarm.name} (${alarm.service})`).join(', ')}.`,
+    !cause.determined && alerts.length > 0 && `Nothing in the evidence explains ${alerts.map(alertWords).join(', ')}.`,
     !cause.determined && `Checked: ${checked(board)}.`,
   ].filter(Boolean);
 
@@ -121,25 +124,23 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
 const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDraft => {
   const { transients, explained } = verdict;
   const reasons = [
-    ...explained.map((item) => `alarm ${item.alarm.name} is explained: ${item.why}`),
+    ...explained.map((item) => `${item.subject} is explained: ${item.why}`),
     ...transients.slice(0, 3).map((signal) => signal.description),
   ];
-  const recovered = board.alarms.filter((alarm) => alarm.state === 'OK' && board.brief.includes(alarm.name));
   const summary = [
     'No incident.',
-    recovered.length > 0 && `Alarm ${recovered.map((alarm) => alarm.name).join(', ')} is back to OK.`,
-    reasons.length > 0 ? `${reasons.join('; ')}.` : 'No alarm is in ALARM and no service shows errors, failing dependencies or degraded metrics in the evidence.',
-    'Nothing is failing now.',
-  ].filter(Boolean);
+    reasons.length > 0 ? `${reasons.join('; ')}.` : 'No alert is open and no service shows errors, stopped work, failing dependencies or degraded metrics in the evidence.',
+    `Checked: ${checked(board)}.`,
+  ];
   const refs = [
-    ...explained.map((item) => ({ ref: item.ref, summary: `explains ${item.alarm.name}: ${item.why}` })),
+    ...explained.flatMap((item) => (item.ref ? [{ ref: item.ref, summary: `explains ${item.subject}: ${item.why}` }] : [])),
     ...transients.map((signal) => ({ ref: signal.ref, summary: signal.description })),
     ...(board.alarmsRef ? [{ ref: board.alarmsRef, summary: 'current alarm states' }] : []),
   ];
   return {
     incident: false,
     rootCause: { service: verdict.symptom ?? transients[0]?.service ?? 'none', category: 'none', summary: summary.join(' ') },
-    confidence: reasons.length > 0 || recovered.length > 0 ? 0.7 : 0.6,
+    confidence: reasons.length > 0 ? 0.7 : 0.6,
     evidence: refs.slice(0, 5),
     remediation: [],
     timeline: transients.slice(0, 5).map((signal) => ({ at: iso(signal.at), event: signal.description })),
@@ -148,17 +149,30 @@ const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDra
   };
 };
 
-/** With nothing to look at, the honest answer is "could not tell": a human takes over. */
-const noEvidenceDraft = (symptom: string | undefined): FindingDraft => ({
-  incident: true,
-  rootCause: { service: symptom ?? 'unknown', category: 'none', summary: 'Cause undetermined: no logs, metrics, traces or alarms were available, so the cause could not be determined from evidence.' },
-  confidence: 0.1,
-  evidence: [],
-  remediation: [{ action: 'escalate', target: symptom ?? 'on-call', detail: 'Investigate by hand; connect data sources so the agent can see logs and metrics.' }],
-  timeline: [],
-  impact: 'Unknown.',
-  followUps: ['Connect log, metric and change sources to the agent.'],
-});
+/**
+ * With no evidence of a cause, the honest answer is "could not tell": say what alerted, what was
+ * checked, and hand over to a human.
+ */
+const undeterminedDraft = (board: EvidenceBoard, symptom: string | undefined): FindingDraft => {
+  const alerts = alertsOf(board, symptom);
+  const target = symptom ?? alerts.find((alert) => alert.service)?.service ?? 'on-call';
+  const nothingRead = board.logs.length === 0 && board.series.length === 0 && board.traces.length === 0 && board.alarms.length === 0;
+  const summary = [
+    'Cause undetermined:',
+    alerts.length > 0 ? `nothing in the evidence explains ${alerts.map(alertWords).join(', ')}, and no service shows a fault that would cause it.` : 'the evidence shows no fault that would explain the alert.',
+    nothingRead ? 'No logs, metrics, traces or alarms were available.' : `Checked: ${checked(board)}.`,
+  ];
+  return {
+    incident: true,
+    rootCause: { service: target, category: 'none', summary: summary.join(' ') },
+    confidence: 0.1,
+    evidence: board.alarmsRef ? [{ ref: board.alarmsRef, summary: 'current alarm states' }] : [],
+    remediation: [{ action: 'escalate', target, detail: nothingRead ? 'Investigate by hand; connect data sources so the agent can see logs and metrics.' : 'Investigate by hand: the evidence the agent could read does not explain the alert.' }],
+    timeline: [],
+    impact: 'Unknown.',
+    followUps: [nothingRead ? 'Connect log, metric and change sources to the agent.' : 'Add the signal that would have shown this failure (a metric or log the agent can read).'],
+  };
+};
 
 export const writeFinding = (board: EvidenceBoard, inference: CauseInference): FindingDraft => {
   switch (inference.verdict) {
@@ -167,6 +181,6 @@ export const writeFinding = (board: EvidenceBoard, inference: CauseInference): F
     case 'healthy':
       return healthyDraft(board, inference);
     case 'no-evidence':
-      return noEvidenceDraft(inference.symptom);
+      return undeterminedDraft(board, inference.symptom);
   }
 };

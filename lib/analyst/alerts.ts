@@ -1,0 +1,91 @@
+import type { EvidenceBoard } from './evidence-board.ts';
+
+/**
+ * Everything that alerted and must be accounted for before anyone may say "no incident": an alarm
+ * in ALARM, an open page, a person reporting a symptom. A scheduled sweep, or a question that only
+ * asks whether something is fine, alerts nothing by itself.
+ */
+export interface Alert {
+  source: 'alarm' | 'page' | 'report';
+  /** How the report names it. */
+  name: string;
+  /** The service it is about, when known. */
+  service?: string;
+  /** Epoch ms when it fired. */
+  since?: number;
+  /** Epoch ms when an alarm that fired went back to OK. */
+  recoveredAt?: number;
+  /** The tool result that shows it (the alarm listing); the trigger itself is no tool result. */
+  ref?: string;
+}
+
+const triggerAlarm = /CloudWatch alarm "([^"]+)" (?:changed to|is in|is) (ALARM|OK|INSUFFICIENT_DATA)(?: from \w+)?(?: at (\S+?))?(?:[.\s]|$)/;
+const page = /PagerDuty event incident\.(\w+) at (\S+?)\.(?:\s|$)/;
+const pageTitle = /^Incident: (.+)$/m;
+const pageStatus = /^Status: (\w+)$/m;
+const question = /A teammate asks: "([\s\S]*)"/;
+
+/** Page events that leave the incident open. */
+const openPage = new Set(['triggered', 'acknowledged', 'reopened', 'escalated', 'priority_updated', 'annotated', 'delegated', 'reassigned', 'unacknowledged']);
+
+/** Outcomes that did not happen, failures, wrong values, slowness: what people report when something is broken. */
+const symptomWords = [
+  /\b(can ?not|can't|cannot|unable to|could not|couldn't|won't|doesn't|don't|didn't|isn't|aren't|weren't|wasn't|not (getting|receiving|arriving|loading|working|showing|coming))\b/i,
+  /\bnever (got|get|gets|arrived|arrive|received|receive|came|come|showed|loaded)\b/i,
+  /\b(fail(s|ing|ed|ures?)?|errors?|broken|down|outage|crash(es|ing|ed)?|tim(ing|ed|es) out|timeouts?|rejected|denied|refused|unavailable|stuck|hang(s|ing)?|missing|lost)\b/i,
+  /\b(twice|duplicated?|duplicates|double[ds]?|wrong|incorrect|inconsistent|mismatch(es|ed)?|(higher|lower|more|less|bigger|smaller) than)\b/i,
+  /\b(slow(er|ly)?|sluggish|lagging|delayed)\b/i,
+];
+
+/** A question that presupposes the symptom ("why are exports failing?"), unlike one that asks whether it exists ("is X slow?"). */
+const presupposes = /^\s*(why|how come|what('s| is) (going on|wrong|happening|broken)|what happened)\b/i;
+
+/**
+ * Whether a person's message reports a symptom: a statement of one, or a why-question about one.
+ * Yes/no questions ("is anything wrong?", "do we need to roll back?") only ask, so their words
+ * are not read as a report.
+ */
+export const reportsSymptom = (text: string): boolean => {
+  const sentences = text.match(/[^.?!]+[.?!]*/g) ?? [];
+  return sentences.some((sentence) => {
+    const asked = sentence.trim().endsWith('?');
+    if (asked && !presupposes.test(sentence)) return false;
+    return symptomWords.some((pattern) => pattern.test(sentence));
+  });
+};
+
+const timeOf = (text: string | undefined): number | undefined => {
+  const time = text === undefined ? Number.NaN : Date.parse(text);
+  return Number.isFinite(time) ? time : undefined;
+};
+
+/** Alarms in ALARM, and the trigger: the alarm that fired, the page that is open, the symptom reported. */
+export const alertsOf = (board: EvidenceBoard, symptom: string | undefined): Alert[] => {
+  const alerts: Alert[] = board.alarms
+    .filter((alarm) => alarm.state === 'ALARM')
+    .map((alarm) => ({ source: 'alarm' as const, name: `alarm ${alarm.name}`, service: alarm.service, since: timeOf(alarm.since), ref: alarm.ref }));
+  const fired = triggerAlarm.exec(board.brief);
+  if (fired && fired[2] === 'ALARM') {
+    const listed = board.alarms.find((alarm) => alarm.name === fired[1]);
+    if (!listed) alerts.push({ source: 'alarm', name: `alarm ${fired[1]}`, service: symptom, since: timeOf(fired[3]) });
+    else if (listed.state !== 'ALARM') {
+      const since = timeOf(listed.since);
+      alerts.push({
+        source: 'alarm',
+        name: `alarm ${listed.name}`,
+        service: listed.service,
+        since: timeOf(fired[3]),
+        ...(listed.state === 'OK' ? { recoveredAt: since ?? timeOf(fired[3]) ?? 0 } : {}),
+        ref: listed.ref,
+      });
+    }
+  }
+  const paged = page.exec(board.brief);
+  const status = pageStatus.exec(board.brief)?.[1];
+  if (paged && openPage.has(paged[1]!) && status !== 'resolved') {
+    alerts.push({ source: 'page', name: `PagerDuty incident "${pageTitle.exec(board.brief)?.[1] ?? paged[1]}"`, service: symptom, since: timeOf(paged[2]) });
+  }
+  const asked = question.exec(board.brief)?.[1];
+  if (asked !== undefined && reportsSymptom(asked)) alerts.push({ source: 'report', name: `the report "${asked}"`, service: symptom });
+  return alerts;
+};

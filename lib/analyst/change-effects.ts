@@ -1,0 +1,78 @@
+import { causesIn } from './cause-signals.ts';
+import type { Change } from './evidence-board.ts';
+import { labelsAt } from './mechanism.ts';
+import type { Signal } from './signals.ts';
+
+/**
+ * What a configuration change can break, read from what it changed. A change names its resource
+ * and setting the way AWS APIs and infrastructure tools do (PutSecretValue, DisableKey,
+ * RevokeSecurityGroupIngress, ChangeResourceRecordSets, UpdateStage throttling, SetQueueAttributes
+ * VisibilityTimeout); each setting can only produce failures of a few kinds. A change explains the
+ * errors when what it can break is what they complain about, even when the changed resource shows
+ * no metrics of its own (a secret, a key, a rule, a record).
+ *
+ * The labels are those of cause-signals.ts, plus two failure kinds that no error names: messages
+ * handled twice or not at all, replacements of tasks failing health checks, and refusals an
+ * error names only by its HTTP status.
+ */
+const settingEffects: readonly { label: string; pattern: RegExp }[] = [
+  { label: 'credentials', pattern: /secret|password|credential|api.?key|access.?key|\btoken/i },
+  { label: 'disabled key', pattern: /DisableKey|ScheduleKeyDeletion|\bkms\b|\bkey\b.{0,20}(disabled|pending deletion)/i },
+  { label: 'access denied', pattern: /polic(y|ies)|\brole|permission|\biam\b|\bgrant|\bwaf\b|web.?acl|\bblock|\bdeny\b|\ballow\b/i },
+  {
+    label: 'network',
+    pattern: /security.?group|ingress|egress|network.?acl|\bnacl\b|route.?table|\broutes?\b|subnet|\bvpc\b|\bdns\b|resource.?record|record.?set|resolver|hosted.?zone|\bcname\b|firewall|peering|transit.?gateway|\bnat\b/i,
+  },
+  { label: 'throttling', pattern: /throttl|rate.?limit|burst|usage.?plan|quota|concurren|rate.based|provisioned|capacity/i },
+  { label: 'certificate', pattern: /certificate|\bcert\b|\btls\b|\bssl\b|\bacm\b/i },
+  { label: 'memory', pattern: /memory|heap/i },
+  { label: 'connections', pattern: /max.?connections|pool.?size|connection.?limit|max.?pool/i },
+  { label: 'redelivery', pattern: /visibility.?timeout|maxReceiveCount|redrive|deduplication/i },
+  { label: 'undelivered', pattern: /filter.?polic|subscription|unsubscribe|event.?source.?mapping|event.?pattern|PutTargets|RemoveTargets|DisableRule|\bdisabled?\b/i },
+  { label: 'health checks', pattern: /health.?check|healthy.?threshold|grace.?period/i },
+];
+
+/** Kinds of change that set something up; a deploy can break anything, so it names no kind. */
+const configuringKinds = new Set(['config', 'feature-flag', 'iam', 'network', 'certificate', 'scaling', 'other']);
+
+export const failureKindsOfChange = (change: Change): Set<string> => {
+  if (!configuringKinds.has(change.kind)) return new Set();
+  const text = `${change.summary} ${change.details ? JSON.stringify(change.details) : ''}`;
+  return new Set([...settingEffects.filter(({ pattern }) => pattern.test(text)).map(({ label }) => label), ...causesIn(text).filter((hit) => hit.category !== 'config').map((hit) => hit.label)]);
+};
+
+/**
+ * Failures no error message names, read from what the evidence says happened to the work: handled
+ * again (a message received more often than sent, duplicates, a dead-letter queue filling), never
+ * handled (filtered out, a consumer whose invocations stopped), or tasks replaced on failed health checks.
+ */
+const unnamedFailures: readonly { label: string; pattern: RegExp }[] = [
+  { label: 'redelivery', pattern: /duplicate|twice|redeliver|more than once|receive.?count|MessagesReceived|dead.?letter|\bdlq\b/i },
+  { label: 'undelivered', pattern: /filtered|undeliver|not delivered|never (got|received|arrived)|missing (email|message|notification)s?/i },
+  { label: 'health checks', pattern: /health.?checks?|unhealthy|UnHealthyHost/i },
+  // An identity the callee no longer accepts: HTTP 401 and the words APIs answer it with.
+  { label: 'credentials', pattern: /\b401\b|unauthori[sz]ed|invalid.?(api.?key|token|credentials?|signature)|key.?not.?active|expired.?token/i },
+  // Requests a filter in front of the service refuses: a firewall's blocked count, HTTP 403.
+  { label: 'access denied', pattern: /blocked|\b403\b|forbidden/i },
+];
+
+/** What the failures in these signals are, in the labels a change's effects are read in. */
+export const failureKindsIn = (signals: readonly Signal[]): Set<string> =>
+  new Set([...labelsAt(signals), ...unnamedFailures.filter(({ pattern }) => signals.some((signal) => pattern.test(signal.text))).map(({ label }) => label)]);
+
+/** Labels that name the same failure seen from another side: a refused credential is denied access, a disabled key denies too. */
+const sameFailure: Readonly<Record<string, readonly string[]>> = {
+  credentials: ['access denied'],
+  'disabled key': ['access denied'],
+  'access denied': ['credentials', 'disabled key'],
+};
+
+/** Whether a change can produce the failures labelled `evidenceKinds` (failureKindsIn). */
+export const changeExplains = (change: Change, evidenceKinds: ReadonlySet<string>): boolean =>
+  [...failureKindsOfChange(change)].some((label) => evidenceKinds.has(label) || (sameFailure[label] ?? []).some((other) => evidenceKinds.has(other)));
+
+/** Words that say a change started work: a job, task or batch launched, a backfill, an import, a campaign sent. */
+const workStarted = /RunTask|StartJobRun|StartExecution|StartBuild|job .{0,40}(created|started|submitted)|batch (operations|job)|backfill|bulk|import|re-?index|reprocess|replay|campaign|load.?test|migration|export|fan.?out|enroll/i;
+
+/** A change that launched work whose load arrives at what the work uses. */
+export const startsWork = (change: Change): boolean => workStarted.test(`${change.summary} ${change.details ? JSON.stringify(change.details) : ''}`);

@@ -1,0 +1,101 @@
+import { correlateChanges } from '../analysis/change-correlation.ts';
+import { categoryOfChange } from './cause-signals.ts';
+import { changeExplains, failureKindsOfChange } from './change-effects.ts';
+import type { Change, ServiceNode } from './evidence-board.ts';
+
+/** How long before the trouble a change is still a suspect. */
+export const CHANGE_WINDOW_MS = 2 * 60 * 60_000;
+/** A change this close before the trouble is a prime suspect. */
+export const CLOSE_CHANGE_MS = 45 * 60_000;
+/** A change this close before the trouble, on what the failing service uses, is the trigger when nothing else explains it. */
+export const TRIGGERING_CHANGE_MS = 15 * 60_000;
+
+export interface ChangeExplanation {
+  /** Where the change was made: the service or resource to blame. */
+  link: string;
+  change: Change;
+  weight: number;
+  /** Which principle connects the change to the failure. */
+  because: 'own change' | 'caller changed' | 'effect matches' | 'quiet resource changed';
+}
+
+export interface ChangeContext {
+  services: readonly ServiceNode[];
+  changes: readonly Change[];
+  /** The failure chain, from where it shows to the current root. */
+  chain: readonly string[];
+  root: string;
+  rootOnset: number;
+  onsetOf: (service: string) => number;
+  /** What the failing services use beyond the chain. */
+  usedOnPath: readonly string[];
+  /** Every service that shows the trouble. */
+  failing: readonly string[];
+  /** The categories (cause-signals) and failure kinds (change-effects) the failing services' evidence shows. */
+  evidenceCategories: ReadonlySet<string>;
+  evidenceKinds: ReadonlySet<string>;
+  /** Whether the root's own evidence names a mechanism (a label); then only a change that can produce it explains it. */
+  rootMechanismNamed: boolean;
+}
+
+/** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
+const SAME_TIME_MS = 2 * 60_000;
+
+/** A change that could break something: any kind with a cause category, or a setting whose effects are known. */
+const couldBreak = (change: Change): boolean => categoryOfChange(change.kind) !== undefined || failureKindsOfChange(change).size > 0;
+
+/**
+ * The change most likely to have started the trouble at `onset`, on one of `services`. A provider's
+ * infrastructure notice is posted after its impact began, so it may come up to a while after the onset.
+ */
+export const suspectChangeFor = (changes: readonly Change[], services: ReadonlySet<string>, onset: number): Change | undefined => {
+  const suspects = changes.filter((change) => services.has(change.service) && couldBreak(change));
+  const asEvents = (list: readonly Change[]) => list.map((change) => ({ ...change, t: change.at }));
+  const best = [
+    ...correlateChanges(asEvents(suspects), onset, { windowMs: CHANGE_WINDOW_MS }),
+    ...correlateChanges(asEvents(suspects.filter((change) => change.kind === 'infrastructure')), onset, { windowMs: CHANGE_WINDOW_MS, toleranceMs: CLOSE_CHANGE_MS }),
+  ].sort((a, b) => b.score - a.score)[0];
+  return best ? suspects.find((change) => change.at === best.t && change.service === best.service && change.summary === best.summary) : undefined;
+};
+
+/**
+ * The change that explains the trouble, and where it was made. The cause is where the change
+ * starts, and the symptom is downstream:
+ * - the root's own change;
+ * - a caller's change that came right before both broke together (a database rejecting the
+ *   queries of a client that just deployed);
+ * - a change whose effect is what the errors complain about (a secret put before password
+ *   failures, a key disabled before KMS errors, a rule revoked before timeouts), on a link of the
+ *   chain, on a service that shows the trouble, on a resource the failing services use, or on a
+ *   resource the service map does not connect (a secret, a key, a record has no metrics and no edges of its own);
+ * - a configuration change on a resource the failing services use, just before they failed,
+ *   when their evidence names no mechanism (a queue's visibility timeout, a subscription's filter).
+ * A deploy elsewhere explains nothing unless the evidence connects it to the failing path.
+ */
+export const explainingChange = (context: ChangeContext): ChangeExplanation | undefined => {
+  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, rootMechanismNamed } = context;
+  const mapped = new Set(services.flatMap((node) => [node.name, ...node.dependsOn]));
+  // A resource the map does not connect to anything: the map cannot say who uses it, the change can.
+  const unconnected = [...new Set(changes.map((change) => change.service))].filter((name) => !mapped.has(name) || isolated(services, name));
+  const explanations = [...new Set([...chain, ...usedOnPath, ...failing, ...unconnected])].flatMap((link): ChangeExplanation[] => {
+    const change = suspectChangeFor(changes, new Set([link]), rootOnset);
+    if (!change) return [];
+    const lead = rootOnset - change.at;
+    const closeness = 1 - Math.max(lead, 0) / CHANGE_WINDOW_MS;
+    const category = categoryOfChange(change.kind);
+    const onPath = chain.includes(link) || usedOnPath.includes(link);
+    // Off the path, only what the change can break connects it: its kind alone is too weak a tie.
+    const effectMatches = changeExplains(change, evidenceKinds) || (onPath && category !== undefined && evidenceCategories.has(category));
+    if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'effect matches' }];
+    if (!onPath || category === undefined) return [];
+    if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own change' }];
+    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS) return [{ link, change, weight: closeness, because: 'caller changed' }];
+    const quiet = !chain.includes(link) && change.kind !== 'deploy' && failureKindsOfChange(change).size > 0;
+    if (quiet && !rootMechanismNamed && lead <= TRIGGERING_CHANGE_MS) return [{ link, change, weight: closeness, because: 'quiet resource changed' }];
+    return [];
+  });
+  return explanations.sort((a, b) => b.weight - a.weight)[0];
+};
+
+const isolated = (services: readonly ServiceNode[], name: string): boolean =>
+  (services.find((node) => node.name === name)?.dependsOn.length ?? 0) === 0 && !services.some((node) => node.dependsOn.includes(name));

@@ -1,0 +1,171 @@
+import { causesIn } from './cause-signals.ts';
+import { startsWork } from './change-effects.ts';
+import { CLOSE_CHANGE_MS, suspectChangeFor } from './explaining-change.ts';
+import type { Change, EvidenceBoard } from './evidence-board.ts';
+import { labelsAt } from './mechanism.ts';
+import { isFault, windowOf, type Signal } from './signals.ts';
+
+/**
+ * Who generates the load on a resource, or holds it: the client whose demand or hold grew before
+ * the resource ran out, a job that started just before, a co-tenant of an account-wide quota.
+ */
+
+/** Kinds of service that hold state or queue work: when saturated, usually a client drove them there. */
+export const sharedResourceKinds = new Set(['rds', 'dynamodb', 'sqs', 'sns', 's3', 'elasticache', 'kinesis']);
+/** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
+const SAME_TIME_MS = 2 * 60_000;
+
+export const kindOf = (board: EvidenceBoard, service: string): string | undefined => board.services?.find((node) => node.name === service)?.kind;
+
+export const callersOf = (board: EvidenceBoard, service: string): string[] => (board.services ?? []).filter((node) => node.dependsOn.includes(service)).map((node) => node.name);
+
+/** Kinds that run code: they generate load and hold resources. Everything else in the map is a resource they use. */
+const computeKinds = new Set(['ecs', 'eks', 'lambda', 'ec2', 'external']);
+
+/** A resource several clients use: its capacity (connections, ports, request rate) is theirs to share. */
+const isSharedCapacity = (board: EvidenceBoard, service: string): boolean =>
+  sharedResourceKinds.has(kindOf(board, service) ?? '') || (!computeKinds.has(kindOf(board, service) ?? 'ecs') && callersOf(board, service).length >= 2);
+
+/** Labels that say a caller was refused for want of capacity behind it, not for a fault of its own. */
+const capacityRefusals = new Set(['throttling', 'connections']);
+
+/**
+ * The shared capacity behind a service that is refused for want of it: a service throttled or
+ * refused connections, whose own demand did not surge, is pushed back by a resource it shares
+ * with other clients (a managed API's request rate, a NAT gateway's ports, a database's
+ * connections). That resource, and whoever loads it, is where to look; the refused service shows
+ * the symptom. With several such resources, the one that shows trouble of its own.
+ */
+export const capacityBehind = (board: EvidenceBoard, service: string, signals: readonly Signal[]): string | undefined => {
+  const own = signals.filter((signal) => signal.service === service);
+  if (!labelsAt(own).some((label) => capacityRefusals.has(label))) return undefined;
+  if (own.some((signal) => signal.kind === 'demand' && signal.substantial)) return undefined;
+  const shared = (board.services?.find((node) => node.name === service)?.dependsOn ?? []).filter((callee) => isSharedCapacity(board, callee));
+  if (shared.length === 1) return shared[0];
+  const troubled = shared.filter((callee) => signals.some((signal) => signal.service === callee && signal.kind !== 'alarm'));
+  return troubled.length === 1 ? troubled[0] : undefined;
+};
+
+/**
+ * The database a lagging replica replays: the one it depends on; when the map does not link them,
+ * the only other database of its kind whose load rose before the lag did.
+ */
+export const replicaSource = (board: EvidenceBoard, replica: string, signals: readonly Signal[], lagOnset: number): string | undefined => {
+  const linked = (board.services?.find((node) => node.name === replica)?.dependsOn ?? []).find((name) => sharedResourceKinds.has(kindOf(board, name) ?? ''));
+  if (linked) return linked;
+  const kind = kindOf(board, replica);
+  const loaded = (board.services ?? [])
+    .filter((node) => node.name !== replica && node.kind === kind)
+    .filter((node) => signals.some((signal) => signal.service === node.name && (signal.kind === 'demand' || signal.kind === 'metric') && signal.at <= lagOnset + SAME_TIME_MS));
+  return loaded.length === 1 ? loaded[0]!.name : undefined;
+};
+
+/**
+ * Which client drove a shared resource into the ground: the one whose load or hold on it grew
+ * before the resource failed (its own faults or demand start no later than the resource's), or
+ * failing that, one that changed just before.
+ */
+export const clientToBlame = (
+  board: EvidenceBoard,
+  signals: readonly Signal[],
+  resource: string,
+  onsetOf: (service: string) => number,
+  clients: readonly string[],
+): { service: string; change?: Change; overload?: boolean } | undefined => {
+  const resourceOnset = onsetOf(resource);
+  // Only a caller of the resource can be slowed by it; a co-tenant of its quota that does not call it is not reacting to it.
+  const calls = (service: string) => callersOf(board, resource).includes(service);
+  const earlyFaults = (client: string) =>
+    signals.filter((signal) => signal.service === client && signal.ongoing && signal.at <= resourceOnset + SAME_TIME_MS && (isFault(signal) || signal.kind === 'demand'));
+  // A client whose errors name another client as the source of its input is that client's victim.
+  const namedByOtherClients = (client: string) => earlyFaults(client).filter((signal) => signal.kind === 'mentioned' && clients.includes(signal.from ?? ''));
+  // What a client did itself: not pushback from the resource, not a metric that moved after the
+  // resource faltered, not its own callers complaining about it (only another client's word counts).
+  const owned = (signal: Signal) =>
+    !(calls(signal.service) && isReactionTo(resource, signal, signals)) &&
+    !(signal.kind === 'metric' && signal.at >= resourceOnset) &&
+    !(signal.kind === 'mentioned' && !clients.includes(signal.from ?? ''));
+  const early = clients
+    .filter((client) => earlyFaults(client).some((signal) => owned(signal)))
+    .map((client) => ({ client, named: namedByOtherClients(client).length > 0, strength: earlyFaults(client).reduce((sum, signal) => sum + signal.strength, 0) }))
+    .filter(({ strength }) => strength >= 0.3)
+    .sort((a, b) => Number(b.named) - Number(a.named) || b.strength - a.strength || a.client.localeCompare(b.client));
+  if (early[0]) {
+    const own = earlyFaults(early[0].client).filter(owned);
+    // A co-tenant's rising usage of the shared quota is its load, as demand is a caller's.
+    const isLoad = (signal: Signal) => signal.kind === 'demand' || (!calls(signal.service) && signal.kind === 'metric');
+    return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset), overload: own.every(isLoad) };
+  }
+  // Work launched at a client just before the load rose (a task fleet started, a backfill, a load test) is that load.
+  // The load dates from the resource's demand rising, or else from the first trouble it caused anywhere.
+  const loadStarts = Math.min(loadOnset(signals, resource, resourceOnset), ...clients.map(onsetOf));
+  const launched = board.changes.filter((change) => clients.includes(change.service) && startsWork(change) && change.at <= loadStarts + SAME_TIME_MS && loadStarts - change.at <= CLOSE_CHANGE_MS);
+  const launcher = [...new Set(launched.map((change) => change.service))];
+  if (launcher.length === 1) return { service: launcher[0]!, change: launched.at(-1), overload: true };
+  // A change explains the resource's trouble only at a client that shows something on it.
+  const active = clients.filter((client) => signals.some((signal) => signal.service === client && signal.ongoing && signal.kind !== 'alarm'));
+  const change = suspectChangeFor(board.changes, new Set(active), resourceOnset);
+  if (change && resourceOnset - change.at <= CLOSE_CHANGE_MS) return { service: change.service, change };
+  const job = jobStartedBefore(board, clients, loadOnset(signals, resource, resourceOnset));
+  return job ? { service: job, overload: true } : undefined;
+};
+
+/**
+ * Kinds whose capacity is an account-wide quota every resource of the kind draws on unless it
+ * reserves its own: Lambda's concurrent executions, API Gateway's request rate.
+ */
+const accountQuotaKinds = new Set(['lambda', 'apigateway']);
+
+/**
+ * Who holds the capacity `root` ran out of. A shared resource's capacity is held by its clients.
+ * A throttled service whose own demand did not surge shares its quota with the account's other
+ * resources of its kind: one of them took it.
+ */
+export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): { tenants: string[]; coTenants: boolean } => {
+  const kind = kindOf(board, root) ?? '';
+  if (isSharedCapacity(board, root)) return { tenants: callersOf(board, root), coTenants: false };
+  const throttled = labelsAt(rootSignals).includes('throttling');
+  const ownSurge = rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial);
+  if (!accountQuotaKinds.has(kind) || !throttled || ownSurge) return { tenants: [], coTenants: false };
+  return { tenants: (board.services ?? []).filter((node) => node.kind === kind && node.name !== root).map((node) => node.name), coTenants: true };
+};
+
+/** When load on a resource began: its demand rising, or else its trouble. */
+const loadOnset = (signals: readonly Signal[], resource: string, troubleOnset: number): number =>
+  Math.min(troubleOnset, ...signals.filter((signal) => signal.service === resource && signal.kind === 'demand' && signal.substantial).map((signal) => signal.at));
+
+/** A job silent for most of the evidence that starts this long before the load rises may be its source. */
+const JOB_LEAD_MS = 20 * 60_000;
+
+/**
+ * A client that was silent and began work just before the resource's load rose: a batch, import or
+ * backfill whose writes are that load. Its first log line dates its start; the rest of the clients
+ * were already running.
+ */
+const jobStartedBefore = (board: EvidenceBoard, clients: readonly string[], onset: number): string | undefined => {
+  const window = windowOf(board);
+  if (!window) return undefined;
+  const quietUntil = window.start + (window.end - window.start) * 0.2;
+  const started = clients
+    .map((client) => ({ client, first: board.logs.find((line) => line.service === client)?.at }))
+    .filter((item): item is { client: string; first: number } => item.first !== undefined && item.first > quietUntil && item.first <= onset + SAME_TIME_MS && onset - item.first <= JOB_LEAD_MS);
+  return started.length === 1 ? started[0]!.client : undefined;
+};
+
+/** Metrics that rise because a caller waits on something slower: concurrency, duration, backlog. */
+const waitingMetric = /concurren|duration|latency|response.?time|iterator|age|backlog|visible|wait|pending/i;
+/** An error count says that calls failed, not why: at a client it is a symptom. */
+const errorCountMetric = /error|fault|5xx|4xx|fail/i;
+const retryWords = /\bretr(y|ying|ies|ied)\b|back.?off/i;
+
+/**
+ * Trouble a client shows only because `resource` pushes back: it waits longer, holds more calls
+ * open, retries, or is throttled. Such a client shows the resource's trouble; it did not cause it.
+ */
+const isReactionTo = (resource: string, signal: Signal, signals: readonly Signal[]): boolean => {
+  if (signal.kind === 'metric' || signal.kind === 'trend') return waitingMetric.test(signal.text) || errorCountMetric.test(signal.text);
+  // Pushback from another dependency is the client's own trouble, to be followed from the client on.
+  const aboutOther = signals.some((other) => other.kind === 'mentioned' && other.from === signal.service && other.text === signal.text && other.service !== resource);
+  return !aboutOther && (retryWords.test(signal.text) || causesIn(signal.text).some((hit) => hit.label === 'throttling'));
+};
+

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { alertsOf, reportsSymptom } from '../../lib/analyst/alerts.ts';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+const services = [{ name: 'web', kind: 'ecs', dependsOn: ['api'] }, { name: 'api', kind: 'ecs', dependsOn: ['db'] }, { name: 'db', kind: 'rds' }];
+const quiet = [
+  { service: 'api', name: 'CPUUtilization', points: series(START, 120, (minute) => 25 + (minute % 3)) },
+  { service: 'api', name: 'RequestCount', points: series(START, 120, (minute) => 900 + (minute % 7) * 10) },
+];
+
+describe('what must be explained before "no incident"', () => {
+  it('a person reporting a failure, a missing outcome, a wrong value or slowness reports a symptom', () => {
+    expect(reportsSymptom('Guests cannot complete bookings since 09:50. Is the database overloaded?')).toBe(true);
+    expect(reportsSymptom("Users aren't getting their verification codes this morning.")).toBe(true);
+    expect(reportsSymptom('Customers never got a confirmation email. What is going on?')).toBe(true);
+    expect(reportsSymptom("Yesterday's revenue is 18% higher than the payout report.")).toBe(true);
+    expect(reportsSymptom('Why are the exports so slow?')).toBe(true);
+  });
+
+  it('a question that only asks whether something is fine reports nothing', () => {
+    expect(reportsSymptom('Traffic is 4x normal since 14:00 and latency is up a bit. Are we under attack or is something wrong?')).toBe(false);
+    expect(reportsSymptom('We shipped 7.3.0 and p99 went from 410 ms to 470 ms. Is the release making search slower? Do we need to roll back?')).toBe(false);
+    expect(reportsSymptom('Is anything broken on checkout right now?')).toBe(false);
+  });
+
+  it('the alarm that fired, an open page and a reported symptom are alerts; a sweep is not', () => {
+    const alarm = alertsOf(boardFrom({ brief: 'CloudWatch alarm "api-5xx" changed to ALARM from OK at 2026-05-01T11:40:00Z in account 1, region r.' }), 'api');
+    expect(alarm).toEqual([{ source: 'alarm', name: 'alarm api-5xx', service: 'api', since: Date.parse('2026-05-01T11:40:00Z') }]);
+    const page = alertsOf(boardFrom({ brief: 'PagerDuty event incident.triggered at 2026-05-01T11:40:00Z.\nIncident: api p99 above 2s\nStatus: triggered' }), 'api');
+    expect(page.map((alert) => [alert.source, alert.name])).toEqual([['page', 'PagerDuty incident "api p99 above 2s"']]);
+    const resolved = alertsOf(boardFrom({ brief: 'PagerDuty event incident.resolved at 2026-05-01T11:40:00Z.\nStatus: resolved' }), 'api');
+    expect(resolved).toEqual([]);
+    expect(alertsOf(boardFrom({ brief: 'Scheduled health sweep: no alert fired.' }), undefined)).toEqual([]);
+  });
+});
+
+describe('an alert nothing explains is an incident, cause undetermined', () => {
+  it('an open page with no fault in the evidence is escalated, naming the page and what was checked', () => {
+    const diagnosis = diagnose(boardFrom({ brief: 'PagerDuty event incident.triggered at 2026-05-01T11:50:00Z.\nIncident: api checkout failures\nStatus: triggered', services, metrics: quiet }));
+    expect(diagnosis.draft.incident).toBe(true);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Cause undetermined/);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/PagerDuty incident "api checkout failures"/);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Checked: .*metric series/);
+    expect(diagnosis.draft.remediation.map((step) => step.action)).toEqual(['escalate']);
+  });
+
+  it('a reported symptom with no fault in the evidence is not called healthy', () => {
+    const diagnosis = diagnose(boardFrom({ brief: 'A teammate asks: "Customers say invoices never arrive since this morning."', services, metrics: quiet }));
+    expect(diagnosis.draft.incident).toBe(true);
+    expect(diagnosis.draft.remediation.map((step) => step.action)).toContain('escalate');
+  });
+
+  it('the same quiet evidence behind a question that only asks is healthy', () => {
+    const diagnosis = diagnose(boardFrom({ brief: 'A teammate asks: "Is api fine after the weekend?"', services, metrics: quiet }));
+    expect(diagnosis.draft.incident).toBe(false);
+  });
+
+  it('a fired alarm absent from the listing is explained when what it watches spiked and came back', () => {
+    const spike = [{ service: 'api', name: 'TargetResponseTime', points: series(START, 120, (minute) => (minute >= 100 && minute < 104 ? 3 : 0.2 + (minute % 4) * 0.01)) }];
+    const diagnosis = diagnose(boardFrom({ brief: 'CloudWatch alarm "api-latency" changed to ALARM from OK at 2026-05-01T11:41:00Z in account 1, region r.', services, metrics: [...quiet, ...spike] }));
+    expect(diagnosis.draft.incident).toBe(false);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/alarm api-latency is explained: it recovered/);
+  });
+});

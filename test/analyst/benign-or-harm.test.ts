@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { meaningOf } from '../../lib/analyst/metric-semantics.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+
+describe('rejected or discarded work is harm', () => {
+  it('blocked, denied and filtered-out counts are bad when they rise, not demand', () => {
+    expect(meaningOf('BlockedRequests')).toBe('bad-up');
+    expect(meaningOf('NumberOfNotificationsFilteredOut')).toBe('bad-up');
+    expect(meaningOf('AccessDeniedCount')).toBe('bad-up');
+    expect(meaningOf('NumberOfMessagesPublished')).toBe('demand');
+  });
+
+  it('a firewall blocking legitimate uploads is an incident though nothing logs an error', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "uploads-blocked" changed to ALARM from OK at 2026-05-01T11:05:00Z in account 1, region r.',
+        services: [{ name: 'uploads-acl', kind: 'other', dependsOn: ['uploads-api'] }, { name: 'uploads-api', kind: 'ecs' }],
+        metrics: [
+          { service: 'uploads-acl', name: 'BlockedRequests', points: series(START, 120, (minute) => (minute >= 60 ? 300 + (minute % 5) : 2 + (minute % 3))) },
+          { service: 'uploads-acl', name: 'AllowedRequests', points: series(START, 120, (minute) => (minute >= 60 ? 700 : 1000) + (minute % 5)) },
+        ],
+        logs: Array.from({ length: 8 }, (_, index) => ({ service: 'uploads-api', timestamp: at(START, 62 + index * 5), level: 'INFO', message: `POST /v1/claims/${index}/documents 413 from 10.0.${index}.7 ua="ClaimsApp/4.2"` })),
+      }),
+    );
+    expect(diagnosis.draft.incident).toBe(true);
+    expect(diagnosis.draft.rootCause.service).toBe('uploads-acl');
+  });
+});
+
+describe('work that stops is harm when its input keeps coming', () => {
+  const services = [{ name: 'orders-topic', kind: 'sns' }, { name: 'mailer', kind: 'lambda', dependsOn: ['orders-topic'] }];
+  const published = { service: 'orders-topic', name: 'NumberOfMessagesPublished', points: series(START, 120, (minute) => 600 + (minute % 9) * 5) };
+
+  it('a consumer whose invocations stop while its topic still publishes is an incident', () => {
+    const invocations = { service: 'mailer', name: 'Invocations', points: series(START, 60, (minute) => 250 + (minute % 6) * 4) };
+    const diagnosis = diagnose(boardFrom({ services, metrics: [published, invocations] }));
+    expect(diagnosis.draft.incident).toBe(true);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Invocations at mailer stopped/);
+  });
+
+  it('a consumer that drops to zero readings counts the same as one that falls silent', () => {
+    const invocations = { service: 'mailer', name: 'Invocations', points: series(START, 120, (minute) => (minute >= 70 ? 0 : 250 + (minute % 6) * 4)) };
+    expect(diagnose(boardFrom({ services, metrics: [published, invocations] })).draft.incident).toBe(true);
+  });
+
+  it('a throughput that stops when its source stops too (quiet hours, a finished job) is no incident', () => {
+    const quietSource = { ...published, points: series(START, 120, (minute) => (minute >= 60 ? 0 : 600 + (minute % 9) * 5)) };
+    const invocations = { service: 'mailer', name: 'Invocations', points: series(START, 120, (minute) => (minute >= 60 ? 0 : 250 + (minute % 6) * 4)) };
+    expect(diagnose(boardFrom({ services, metrics: [quietSource, invocations] })).draft.incident).toBe(false);
+  });
+});
+
+describe('benign explanations set trouble aside', () => {
+  const edge = [{ name: 'site-alb', kind: 'elb', dependsOn: ['site'] }, { name: 'site', kind: 'ecs' }];
+  const fourXx = { service: 'site-alb', name: 'HTTPCode_Target_4XX_Count', points: series(START, 120, (minute) => (minute >= 80 ? 1800 + (minute % 7) * 20 : 40 + (minute % 5))) };
+  const requests = { service: 'site-alb', name: 'RequestCount', points: series(START, 120, (minute) => (minute >= 80 ? 6000 : 4500) + (minute % 11) * 10) };
+  const alarm = [{ name: 'site-4xx', service: 'site-alb', state: 'ALARM' as const, since: at(START, 85) }];
+  const served = Array.from({ length: 6 }, (_, index) => ({ service: 'site', timestamp: at(START, 81 + index * 6), level: 'INFO', message: `GET /guides/page-${index} 200 40ms src=10.1.2.${index}` }));
+
+  it('a 4xx rise made of scanners asking for paths that do not exist is explained, while real pages keep serving', () => {
+    const probes = ['/wp-login.php', '/.env', '/.git/config', '/phpmyadmin/', '/HNAP1/', '/owa/auth/logon.aspx'].map((path, index) => ({
+      service: 'site',
+      timestamp: at(START, 80 + index * 5),
+      level: 'INFO',
+      message: `GET ${path} 404 2ms src=185.220.101.${index} ua="Mozilla/5.0 zgrab/0.x"`,
+    }));
+    const diagnosis = diagnose(boardFrom({ services: edge, alarms: alarm, metrics: [fourXx, requests], logs: [...probes, ...served] }));
+    expect(diagnosis.draft.incident).toBe(false);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/automated probing/);
+  });
+
+  it('the same 4xx rise refusing ordinary users is an incident', () => {
+    const refused = Array.from({ length: 6 }, (_, index) => ({ service: 'site', timestamp: at(START, 80 + index * 5), level: 'INFO', message: `POST /v1/orders 429 2ms src=10.4.5.${index} ua="ShopApp/5.1"` }));
+    const diagnosis = diagnose(boardFrom({ services: edge, alarms: alarm, metrics: [fourXx, requests], logs: [...refused, ...served] }));
+    expect(diagnosis.draft.incident).toBe(true);
+  });
+
+  const queueServices = [{ name: 'jobs', kind: 'sqs' }, { name: 'worker', kind: 'ecs', dependsOn: ['jobs'] }];
+  const ageAlarm = [{ name: 'jobs-age', service: 'jobs', state: 'ALARM' as const, since: at(START, 90) }];
+  const age = { service: 'jobs', name: 'ApproximateAgeOfOldestMessage', points: series(START, 120, (minute) => (minute >= 60 ? (minute - 60) * 60 : 2)) };
+
+  it('a backlog that peaked and is draining fast enough is being worked off, not stuck', () => {
+    const backlog = { service: 'jobs', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 120, (minute) => (minute < 60 ? 1 : minute === 60 ? 90_000 : 90_000 - (minute - 60) * 1200)) };
+    const diagnosis = diagnose(boardFrom({ services: queueServices, alarms: ageAlarm, metrics: [backlog, age] }));
+    expect(diagnosis.draft.incident).toBe(false);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/draining, not stuck/);
+  });
+
+  it('a backlog that keeps growing is an incident', () => {
+    const backlog = { service: 'jobs', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 120, (minute) => (minute < 60 ? 1 : (minute - 59) * 1200)) };
+    expect(diagnose(boardFrom({ services: queueServices, alarms: ageAlarm, metrics: [backlog, age] })).draft.incident).toBe(true);
+  });
+
+  it('trouble at a resource taken out of service is explained', () => {
+    const retired = diagnose(
+      boardFrom({
+        services: [{ name: 'source', kind: 'sns' }, { name: 'old-consumer', kind: 'lambda', dependsOn: ['source'] }],
+        metrics: [
+          { service: 'source', name: 'NumberOfMessagesPublished', points: series(START, 120, (minute) => 600 + (minute % 9) * 5) },
+          { service: 'old-consumer', name: 'Invocations', points: series(START, 60, (minute) => 250 + (minute % 6) * 4) },
+        ],
+        changes: [{ service: 'old-consumer', timestamp: at(START, 58), kind: 'other', summary: 'old-consumer decommissioned, subscription moved to new-consumer' }],
+      }),
+    );
+    expect(retired.draft.incident).toBe(false);
+  });
+});

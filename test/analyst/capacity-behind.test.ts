@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
+const lines = (service: string, from: number, every: number, count: number, level: string, message: (index: number) => string) =>
+  Array.from({ length: count }, (_, index) => ({ service, timestamp: at(START, from + index * every), level, message: message(index) }));
+const sorted = <T extends { timestamp: string }>(items: T[]) => items.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+
+describe('a service refused for want of a capacity it shares shows the symptom; who took the capacity is the cause', () => {
+  it('a managed API\'s request rate taken by a load-test fleet throttles a function that just deployed: the fleet is blamed, not the deploy', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "dispatch-errors" is in ALARM',
+        services: [
+          { name: 'dispatch', kind: 'lambda', dependsOn: ['parameters'] },
+          { name: 'parameters', kind: 'other' },
+          { name: 'sim-fleet', kind: 'ecs', dependsOn: ['parameters'] },
+        ],
+        alarms: [{ name: 'dispatch-errors', service: 'dispatch', state: 'ALARM', since: at(START, 95) }],
+        changes: [
+          { service: 'dispatch', timestamp: at(START, 68), kind: 'deploy', summary: 'dispatch version 218 published' },
+          { service: 'sim-fleet', timestamp: at(START, 89), kind: 'scaling', summary: 'UpdateService sim-fleet desiredCount 0 -> 400 (load test surge-x4)' },
+        ],
+        metrics: [
+          { service: 'parameters', name: 'CallCount', points: series(START, 120, step(90, 200, 2300)) },
+          { service: 'dispatch', name: 'Invocations', points: series(START, 120, () => 2300) },
+        ],
+        logs: sorted([
+          ...lines('dispatch', 0, 5, 24, 'INFO', (index) => `assigned order ${index}`),
+          ...lines('dispatch', 92, 3, 9, 'ERROR', () => 'config load failed: ThrottlingException: Rate exceeded (GetParametersByPath)'),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('sim-fleet');
+    expect(diagnosis.category).toBe('traffic');
+  });
+
+  it('a NAT gateway\'s ports taken by a backfill time out another client\'s calls: the backfill is blamed', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "payouts-failures" is in ALARM',
+        services: [
+          { name: 'payouts', kind: 'ecs', dependsOn: ['egress-nat', 'bank'] },
+          { name: 'reconciler', kind: 'ecs', dependsOn: ['egress-nat', 'bank'] },
+          { name: 'egress-nat', kind: 'other' },
+          { name: 'bank', kind: 'external' },
+        ],
+        alarms: [{ name: 'payouts-failures', service: 'payouts', state: 'ALARM', since: at(START, 100) }],
+        changes: [{ service: 'reconciler', timestamp: at(START, 86), kind: 'other', summary: 'ECS RunTask x12 reconciler (backfill 2025-h2)' }],
+        metrics: [
+          { service: 'egress-nat', name: 'ErrorPortAllocation', points: series(START, 120, step(88, 0, 4000)) },
+          { service: 'egress-nat', name: 'ActiveConnectionCount', points: series(START, 120, step(87, 5000, 55000)) },
+          { service: 'payouts', name: 'TransfersFailed', points: series(START, 120, step(95, 1, 50)) },
+        ],
+        logs: sorted([
+          ...lines('payouts', 0, 5, 24, 'INFO', (index) => `transfer ${index} sent`),
+          ...lines('payouts', 95, 3, 8, 'ERROR', (index) => `transfer ${index} failed: connect ETIMEDOUT 52.20.114.37:443 after 10000ms`),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('reconciler');
+  });
+
+  it('a throttled function whose own demand surged is not pushed back by what it uses', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "redeem-errors" is in ALARM',
+        services: [{ name: 'redeem', kind: 'lambda', dependsOn: ['codes'] }, { name: 'codes', kind: 'dynamodb' }, { name: 'report', kind: 'ecs', dependsOn: ['codes'] }],
+        alarms: [{ name: 'redeem-errors', service: 'redeem', state: 'ALARM', since: at(START, 95) }],
+        metrics: [
+          { service: 'redeem', name: 'Invocations', points: series(START, 120, step(90, 600, 10000)) },
+          { service: 'redeem', name: 'Throttles', points: series(START, 120, step(90, 0, 9000)) },
+        ],
+        logs: sorted([...lines('redeem', 0, 5, 24, 'INFO', (index) => `code ${index} redeemed`), ...lines('redeem', 92, 3, 9, 'ERROR', () => 'Rate exceeded: concurrency limit reached')]),
+      }),
+    );
+    expect(diagnosis.root).toBe('redeem');
+  });
+});
