@@ -74,5 +74,5 @@ export const changeExplains = (change: Change, evidenceKinds: ReadonlySet<string
 /** Words that say a change started work: a job, task or batch launched, a backfill, an import, a campaign sent. */
 const workStarted = /RunTask|StartJobRun|StartExecution|StartBuild|job .{0,40}(created|started|submitted)|batch (operations|job)|backfill|bulk|import|re-?index|reprocess|replay|campaign|load.?test|migration|export|fan.?out|enroll/i;
 
-/** A change that launched work whose load arrives at what the work uses. */
-export const startsWork = (change: Change): boolean => workStarted.test(`${change.summary} ${change.details ? JSON.stringify(change.details) : ''}`);
+/** A change that launched work whose load arrives at what the work uses. A release changes code; it launches nothing. */
+export const startsWork = (change: Change): boolean => change.kind !== 'deploy' && workStarted.test(`${change.summary} ${change.details ? JSON.stringify(change.details) : ''}`);

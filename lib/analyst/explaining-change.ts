@@ -36,6 +36,8 @@ export interface ChangeContext {
   evidenceKinds: ReadonlySet<string>;
   /** Whether the root's own evidence names a mechanism (a label); then only a change that can produce it explains it. */
   rootMechanismNamed: boolean;
+  /** Whether the root is throttled or refused without a surge of its own: starved of a shared capacity, which its own release does not explain. */
+  rootStarved: boolean;
 }
 
 /** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
@@ -73,7 +75,7 @@ export const suspectChangeFor = (changes: readonly Change[], services: ReadonlyS
  * A deploy elsewhere explains nothing unless the evidence connects it to the failing path.
  */
 export const explainingChange = (context: ChangeContext): ChangeExplanation | undefined => {
-  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, rootMechanismNamed } = context;
+  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, rootMechanismNamed, rootStarved } = context;
   const mapped = new Set(services.flatMap((node) => [node.name, ...node.dependsOn]));
   // A resource the map does not connect to anything: the map cannot say who uses it, the change can.
   const unconnected = [...new Set(changes.map((change) => change.service))].filter((name) => !mapped.has(name) || isolated(services, name));
@@ -87,7 +89,7 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     // Off the path, only what the change can break connects it: its kind alone is too weak a tie.
     const effectMatches = changeExplains(change, evidenceKinds) || (onPath && category !== undefined && evidenceCategories.has(category));
     if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'effect matches' }];
-    if (!onPath || category === undefined) return [];
+    if (!onPath || category === undefined || rootStarved) return [];
     if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own change' }];
     if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS) return [{ link, change, weight: closeness, because: 'caller changed' }];
     const quiet = !chain.includes(link) && change.kind !== 'deploy' && failureKindsOfChange(change).size > 0;

@@ -3,8 +3,9 @@ import { severityOf } from '../analysis/log-templates.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn } from './change-effects.ts';
+import { blameChain } from './blame-chain.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
-import { callersOf, capacityBehind, clientToBlame, kindOf, replicaSource, sharedResourceKinds, tenantsOf } from './load-source.ts';
+import { callersOf, capacityBehind, clientToBlame, isStarved, kindOf, replicaSource, tenantsOf } from './load-source.ts';
 import type { Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { judgeHealth, type Explanation } from './health-verdict.ts';
@@ -80,34 +81,6 @@ export const symptomServiceOf = (board: EvidenceBoard): string | undefined => {
 };
 
 const dependsOnMap = (services: readonly ServiceNode[]): Record<string, string[]> => Object.fromEntries(services.map((service) => [service.name, service.dependsOn]));
-
-
-/**
- * Follows the failure down the call graph from where it shows: at each step, the dependency whose
- * failure best explains the current service's (named in its errors or traces, or failing no later
- * than it) is the next link. The last link is where the fault originates.
- */
-const blameChain = (board: EvidenceBoard, current: readonly Signal[], start: string, onsetOf: (service: string) => number, visited: readonly string[] = []): string[] => {
-  const chain = [start];
-  for (;;) {
-    const node = chain.at(-1)!;
-    const callees = (board.services?.find((service) => service.name === node)?.dependsOn ?? []).filter((callee) => !chain.includes(callee) && !visited.includes(callee));
-    const scored = callees
-      .map((callee) => {
-        const own = current.filter((signal) => signal.service === callee);
-        const pointedAt = own.filter((signal) => signal.kind === 'mentioned' && signal.from === node).reduce((sum, signal) => sum + signal.strength, 0);
-        // Traces see the whole request path, so a failing segment counts whoever the trace started at;
-        // a dependency that is only a little slower or busier is not why its caller fails.
-        const failing = own.filter((signal) => signal.kind !== 'mentioned' && signal.substantial).reduce((sum, signal) => sum + signal.strength, 0);
-        const inTime = onsetOf(callee) <= onsetOf(node) + SAME_TIME_MS;
-        return { callee, score: 2 * pointedAt + (inTime ? failing : 0), onset: onsetOf(callee) };
-      })
-      .filter(({ score }) => score >= 0.3)
-      .sort((a, b) => b.score - a.score || a.onset - b.onset || a.callee.localeCompare(b.callee));
-    if (!scored[0]) return chain;
-    chain.push(scored[0].callee);
-  }
-};
 
 /** Categories whose evidence names the mechanism outright, whoever shows it. */
 const decisiveCategories = new Set<RootCauseCategory>(['certificate', 'permissions', 'resource-exhaustion']);
@@ -186,6 +159,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     evidenceCategories,
     evidenceKinds: failureKindsIn([...current, ...turned]),
     rootMechanismNamed: labelsAt(current.filter((signal) => signal.service === root)).length > 0,
+    rootStarved: isStarved(signals.filter((signal) => signal.service === root)),
   });
   let suspectChange = explained?.change;
   if (explained) {
@@ -204,12 +178,14 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   }
   let overload = false;
   let sharedQuotaWith: string | undefined;
+  const loaded = root;
   const holders = tenantsOf(board, root, signals.filter((signal) => signal.service === root));
   if (!suspectChange && holders.tenants.length > 0) {
     const culprit = clientToBlame(board, signals, root, (service) => (service === root && !Number.isFinite(onsetOf(service)) ? lagOnset : onsetOf(service)), holders.tenants);
     if (culprit && holders.coTenants) sharedQuotaWith = root;
     if (culprit) {
-      const onward = blameChain(board, current, culprit.service, onsetOf, chain);
+      // A client whose own load is the cause is where it starts; one that failed on the resource may itself be held up further on.
+      const onward = culprit.overload ? [culprit.service] : blameChain(board, current, culprit.service, onsetOf, chain);
       chain.push(...onward);
       root = onward.at(-1)!;
       overload = root === culprit.service && culprit.overload === true;
@@ -241,7 +217,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     affected: anomalies.filter((anomaly) => anomaly.service !== root).sort((a, b) => a.onset - b.onset).map(({ service, onset }) => ({ service, onset })),
     suspectChange,
     callerOfRoot,
-    overloads: overload ? chain.find((link) => sharedResourceKinds.has(kindOf(board, link) ?? '') && (services.find((node) => node.name === root)?.dependsOn ?? []).includes(link)) : undefined,
+    overloads: overload && !sharedQuotaWith ? loaded : undefined,
     starves: overload ? sharedQuotaWith : undefined,
     alternativeProvider:
       kindOf(board, root) === 'external' && ((board.services ?? []).find((node) => node.name === callerOfRoot)?.dependsOn ?? []).some((name) => name !== root && kindOf(board, name) === 'external'),

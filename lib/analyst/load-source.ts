@@ -26,8 +26,21 @@ const computeKinds = new Set(['ecs', 'eks', 'lambda', 'ec2', 'external']);
 const isSharedCapacity = (board: EvidenceBoard, service: string): boolean =>
   sharedResourceKinds.has(kindOf(board, service) ?? '') || (!computeKinds.has(kindOf(board, service) ?? 'ecs') && callersOf(board, service).length >= 2);
 
+const unconnected = (board: EvidenceBoard, service: string): boolean =>
+  (board.services?.find((node) => node.name === service)?.dependsOn.length ?? 0) === 0 && callersOf(board, service).length === 0;
+
+/** Services that publish a metric of the same name as one of the pool's: their use of it. */
+const sharersOf = (board: EvidenceBoard, pool: string): string[] => {
+  const measures = new Set(board.series.filter((series) => series.service === pool).map((series) => series.name));
+  return [...new Set(board.series.filter((series) => series.service !== pool && measures.has(series.name)).map((series) => series.service))];
+};
+
 /** Labels that say a caller was refused for want of capacity behind it, not for a fault of its own. */
 const capacityRefusals = new Set(['throttling', 'connections']);
+
+/** A service refused for want of capacity (throttled, connections refused) while its own demand did not surge. */
+export const isStarved = (own: readonly Signal[]): boolean =>
+  labelsAt(own).some((label) => capacityRefusals.has(label)) && !own.some((signal) => signal.kind === 'demand' && signal.substantial);
 
 /**
  * The shared capacity behind a service that is refused for want of it: a service throttled or
@@ -37,9 +50,7 @@ const capacityRefusals = new Set(['throttling', 'connections']);
  * the symptom. With several such resources, the one that shows trouble of its own.
  */
 export const capacityBehind = (board: EvidenceBoard, service: string, signals: readonly Signal[]): string | undefined => {
-  const own = signals.filter((signal) => signal.service === service);
-  if (!labelsAt(own).some((label) => capacityRefusals.has(label))) return undefined;
-  if (own.some((signal) => signal.kind === 'demand' && signal.substantial)) return undefined;
+  if (!isStarved(signals.filter((signal) => signal.service === service))) return undefined;
   const shared = (board.services?.find((node) => node.name === service)?.dependsOn ?? []).filter((callee) => isSharedCapacity(board, callee));
   if (shared.length === 1) return shared[0];
   const troubled = shared.filter((callee) => signals.some((signal) => signal.service === callee && signal.kind !== 'alarm'));
@@ -73,6 +84,13 @@ export const clientToBlame = (
   clients: readonly string[],
 ): { service: string; change?: Change; overload?: boolean } | undefined => {
   const resourceOnset = onsetOf(resource);
+  // Load comes before exhaustion: work launched just before the load rose (a task fleet started, a
+  // backfill, a load test), at a client or by whoever feeds it, is that load, whatever the clients
+  // that fail with the resource report. The load dates from the resource's demand rising, or else
+  // from the first trouble it caused anywhere.
+  const loadStarts = Math.min(loadOnset(signals, resource, resourceOnset), ...clients.map(onsetOf));
+  const launched = workLaunchedBefore(board, clients, loadStarts);
+  if (launched) return { service: launched.service, change: launched, overload: true };
   // Only a caller of the resource can be slowed by it; a co-tenant of its quota that does not call it is not reacting to it.
   const calls = (service: string) => callersOf(board, resource).includes(service);
   const earlyFaults = (client: string) =>
@@ -96,12 +114,6 @@ export const clientToBlame = (
     const isLoad = (signal: Signal) => signal.kind === 'demand' || (!calls(signal.service) && signal.kind === 'metric');
     return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset), overload: own.every(isLoad) };
   }
-  // Work launched at a client just before the load rose (a task fleet started, a backfill, a load test) is that load.
-  // The load dates from the resource's demand rising, or else from the first trouble it caused anywhere.
-  const loadStarts = Math.min(loadOnset(signals, resource, resourceOnset), ...clients.map(onsetOf));
-  const launched = board.changes.filter((change) => clients.includes(change.service) && startsWork(change) && change.at <= loadStarts + SAME_TIME_MS && loadStarts - change.at <= CLOSE_CHANGE_MS);
-  const launcher = [...new Set(launched.map((change) => change.service))];
-  if (launcher.length === 1) return { service: launcher[0]!, change: launched.at(-1), overload: true };
   // A change explains the resource's trouble only at a client that shows something on it.
   const active = clients.filter((client) => signals.some((signal) => signal.service === client && signal.ongoing && signal.kind !== 'alarm'));
   const change = suspectChangeFor(board.changes, new Set(active), resourceOnset);
@@ -124,10 +136,24 @@ const accountQuotaKinds = new Set(['lambda', 'apigateway']);
 export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): { tenants: string[]; coTenants: boolean } => {
   const kind = kindOf(board, root) ?? '';
   if (isSharedCapacity(board, root)) return { tenants: callersOf(board, root), coTenants: false };
+  // A pool the map connects to nothing (an account's concurrency, a quota) is held by whoever reports the same measure of it.
+  if (!computeKinds.has(kind) && kind !== '' && unconnected(board, root)) return { tenants: sharersOf(board, root), coTenants: false };
   const throttled = labelsAt(rootSignals).includes('throttling');
   const ownSurge = rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial);
   if (!accountQuotaKinds.has(kind) || !throttled || ownSurge) return { tenants: [], coTenants: false };
   return { tenants: (board.services ?? []).filter((node) => node.kind === kind && node.name !== root).map((node) => node.name), coTenants: true };
+};
+
+/**
+ * The one change that launched work at a client, or at whoever feeds a client, shortly before the
+ * load began. Two launchers leave it open.
+ */
+const workLaunchedBefore = (board: EvidenceBoard, clients: readonly string[], loadStarts: number): Change | undefined => {
+  const feeders = clients.flatMap((client) => callersOf(board, client));
+  const launched = board.changes.filter(
+    (change) => (clients.includes(change.service) || feeders.includes(change.service)) && startsWork(change) && change.at <= loadStarts + SAME_TIME_MS && loadStarts - change.at <= CLOSE_CHANGE_MS,
+  );
+  return new Set(launched.map((change) => change.service)).size === 1 ? launched.at(-1) : undefined;
 };
 
 /** When load on a resource began: its demand rising, or else its trouble. */

@@ -79,3 +79,49 @@ describe('a service refused for want of a capacity it shares shows the symptom; 
     expect(diagnosis.root).toBe('redeem');
   });
 });
+
+describe('a pool the map connects to nothing is held by whoever reports the same measure of it, and loaded by whoever launched their work', () => {
+  it('an account concurrency pool taken by a backfill that drives another function: the backfill is blamed, not the function it drives', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'Question: why do enrolments fail?',
+        services: [
+          { name: 'api', kind: 'apigateway', dependsOn: ['enrol'] },
+          { name: 'enrol', kind: 'lambda' },
+          { name: 'backfill', kind: 'other', dependsOn: ['captions'] },
+          { name: 'captions', kind: 'lambda' },
+          { name: 'account-pool', kind: 'other' },
+        ],
+        changes: [
+          { service: 'enrol', timestamp: at(START, 70), kind: 'deploy', summary: 'enrol version 88 published' },
+          { service: 'backfill', timestamp: at(START, 88), kind: 'other', summary: 'StartExecution backfill (41,822 items, MaxConcurrency 2000)' },
+        ],
+        metrics: [
+          { service: 'account-pool', name: 'ConcurrentExecutions', points: series(START, 120, step(90, 150, 1000)) },
+          { service: 'captions', name: 'ConcurrentExecutions', points: series(START, 120, step(92, 1, 840)) },
+          { service: 'enrol', name: 'Throttles', points: series(START, 120, step(92, 0, 150)) },
+          { service: 'api', name: '5XXError', points: series(START, 120, step(93, 1, 150)) },
+        ],
+      }),
+    );
+    expect(diagnosis.root).toBe('backfill');
+  });
+
+  it('a release is not work launched: a deploy near the load does not take the blame for it', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "parameters-throttled" is in ALARM',
+        services: [
+          { name: 'dispatch', kind: 'lambda', dependsOn: ['parameters'] },
+          { name: 'parameters', kind: 'other' },
+          { name: 'exporter', kind: 'ecs', dependsOn: ['parameters'] },
+        ],
+        alarms: [{ name: 'parameters-throttled', service: 'dispatch', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'exporter', timestamp: at(START, 85), kind: 'deploy', summary: 'exporter 3.9 (CSV export of payouts)' }],
+        metrics: [{ service: 'parameters', name: 'CallCount', points: series(START, 120, step(90, 200, 2300)) }, { service: 'dispatch', name: 'Invocations', points: series(START, 120, step(89, 200, 2300)) }],
+        logs: sorted([...lines('dispatch', 0, 5, 24, 'INFO', (index) => `assigned order ${index}`), ...lines('dispatch', 92, 3, 9, 'ERROR', () => 'ThrottlingException: Rate exceeded')]),
+      }),
+    );
+    expect(diagnosis.root).not.toBe('exporter');
+  });
+});

@@ -1,0 +1,51 @@
+import { causesIn } from './cause-signals.ts';
+import type { EvidenceBoard } from './evidence-board.ts';
+import type { Signal } from './signals.ts';
+
+/** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
+const SAME_TIME_MS = 2 * 60_000;
+
+/**
+ * Follows the failure down the call graph from where it shows: at each step, the dependency whose
+ * failure best explains the current service's (named in its errors or traces, or failing no later
+ * than it) is the next link. The last link is where the fault originates.
+ *
+ * Two kinds of complaint do not point at the callee they name. A wait for a connection from the
+ * caller's own pool is the caller's resource running short, whoever the connection is for. A
+ * connection that never got through names where it was going, not why: when a resource on the way
+ * (a NAT gateway, a firewall, a database's network) shows its own fault at that moment, that
+ * resource is why, and the destination is only named.
+ */
+export const blameChain = (board: EvidenceBoard, current: readonly Signal[], start: string, onsetOf: (service: string) => number, visited: readonly string[] = []): string[] => {
+  const chain = [start];
+  for (;;) {
+    const node = chain.at(-1)!;
+    const callees = (board.services?.find((service) => service.name === node)?.dependsOn ?? []).filter((callee) => !chain.includes(callee) && !visited.includes(callee));
+    const failingOf = (callee: string) => {
+      const own = current.filter((signal) => signal.service === callee);
+      // Traces see the whole request path, so a failing segment counts whoever the trace started at;
+      // a dependency that is only a little slower or busier is not why its caller fails.
+      const failing = own.filter((signal) => signal.kind !== 'mentioned' && signal.substantial && !ownPoolWait.test(signal.text)).reduce((sum, signal) => sum + signal.strength, 0);
+      return onsetOf(callee) <= onsetOf(node) + SAME_TIME_MS ? failing : 0;
+    };
+    const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && current.some((signal) => signal.service === callee && signal.kind !== 'mentioned' && signal.kind !== 'trace'));
+    const scored = callees
+      .map((callee) => {
+        const complaints = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node && !ownPoolWait.test(signal.text));
+        const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * (faultOnTheWay && notGotThrough(signal) && !showsOwnFault(current, callee) ? 0.5 : 2), 0);
+        return { callee, score: pointedAt + failingOf(callee), onset: onsetOf(callee) };
+      })
+      .filter(({ score }) => score >= 0.3)
+      .sort((a, b) => b.score - a.score || a.onset - b.onset || a.callee.localeCompare(b.callee));
+    if (!scored[0]) return chain;
+    chain.push(scored[0].callee);
+  }
+};
+
+/** Waiting for a connection from one's own pool: the lease, not the call, timed out. */
+const ownPoolWait = /connection request to pool|(lease|leasing|acquire|acquiring|checkout|obtain)\w*.{0,40}(connection|from (the )?pool)|pool (lease|exhausted|timeout)|pool lease/i;
+
+/** A connection that never got through: a connect timeout or refusal, with no answer from the other side. */
+const notGotThrough = (signal: Signal): boolean => causesIn(signal.text).some((hit) => hit.label === 'network');
+
+const showsOwnFault = (current: readonly Signal[], service: string): boolean => current.some((signal) => signal.service === service && signal.kind !== 'mentioned' && signal.kind !== 'trace');

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
+const lines = (service: string, from: number, every: number, count: number, level: string, message: (index: number) => string) =>
+  Array.from({ length: count }, (_, index) => ({ service, timestamp: at(START, from + index * every), level, message: message(index) }));
+const sorted = <T extends { timestamp: string }>(items: T[]) => items.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+
+describe('complaints that do not point at the callee they name', () => {
+  it('a wait for a connection from the caller\'s own pool blames the caller (and its release), not the provider the connection is for', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "checkout-latency" is in ALARM',
+        services: [{ name: 'checkout', kind: 'ecs', dependsOn: ['verify'] }, { name: 'verify', kind: 'ecs', dependsOn: ['lookup'] }, { name: 'lookup', kind: 'external' }],
+        alarms: [{ name: 'checkout-latency', service: 'checkout', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'verify', timestamp: at(START, 70), kind: 'deploy', summary: 'verify 3.0.0 (HTTP client upgrade)' }],
+        metrics: [{ service: 'verify', name: 'ProviderCallLatency', points: series(START, 120, () => 0.09) }],
+        logs: sorted([
+          ...lines('verify', 0, 5, 24, 'INFO', (index) => `address ${index} verified`),
+          ...lines('verify', 90, 3, 10, 'ERROR', () => 'verify failed: DeadlineTimeoutException: connection request to pool route {s}->https://api.lookup.example:443 timed out'),
+          ...lines('checkout', 91, 3, 10, 'ERROR', () => 'POST /address 504: verify did not answer within 3000ms'),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('verify');
+    expect(diagnosis.suspectChange?.summary).toMatch(/3\.0\.0/);
+  });
+
+  it('connect timeouts to a provider, while a gateway on the way fails at the same moment, blame the gateway and who took its capacity', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "payouts-failures" is in ALARM',
+        services: [
+          { name: 'payouts', kind: 'ecs', dependsOn: ['egress', 'bank'] },
+          { name: 'reconciler', kind: 'ecs', dependsOn: ['egress', 'bank'] },
+          { name: 'egress', kind: 'other' },
+          { name: 'bank', kind: 'external' },
+        ],
+        alarms: [{ name: 'payouts-failures', service: 'payouts', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'reconciler', timestamp: at(START, 80), kind: 'other', summary: 'RunTask x12 reconciler (backfill 2025-h2)' }],
+        metrics: [{ service: 'egress', name: 'ErrorPortAllocation', points: series(START, 120, step(90, 0, 4000)) }],
+        logs: sorted([
+          ...lines('payouts', 0, 5, 24, 'INFO', (index) => `transfer ${index} sent`),
+          ...lines('payouts', 90, 3, 10, 'ERROR', (index) => `transfer ${index} to bank failed: connect ETIMEDOUT after 10000ms`),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('reconciler');
+  });
+
+  it('connect timeouts to a provider with nothing failing on the way still blame the provider', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "payouts-failures" is in ALARM',
+        services: [{ name: 'payouts', kind: 'ecs', dependsOn: ['egress', 'bank'] }, { name: 'egress', kind: 'other' }, { name: 'bank', kind: 'external' }],
+        alarms: [{ name: 'payouts-failures', service: 'payouts', state: 'ALARM', since: at(START, 95) }],
+        logs: sorted([
+          ...lines('payouts', 0, 5, 24, 'INFO', (index) => `transfer ${index} sent`),
+          ...lines('payouts', 90, 3, 10, 'ERROR', (index) => `transfer ${index} to bank failed: connect ETIMEDOUT after 10000ms`),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('bank');
+  });
+});
