@@ -1,7 +1,9 @@
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { causesIn } from './cause-signals.ts';
-import type { Change } from './evidence-board.ts';
-import type { Signal } from './signals.ts';
+import { severityOf } from '../analysis/log-templates.ts';
+import type { Change, EvidenceBoard } from './evidence-board.ts';
+import type { IncidentCause } from './infer-cause.ts';
+import { iso, neighboursOf, type Signal } from './signals.ts';
 
 /**
  * How the fault works, in plain words, read from the evidence at the root: what ran out, what was
@@ -28,12 +30,26 @@ export const labelsAt = (rootSignals: readonly Signal[]): string[] => {
   return [...votes.entries()].sort((a, b) => b[1] - a[1]).map(([label]) => label);
 };
 
-const phrase = (label: string, root: string, signals: readonly Signal[], text: string): string => {
+/** A change that lowered a number ("rate 1000 -> 100", "MaxCapacity 40 to 4"): a tightened limit or a cut capacity. */
+export const loweredBy = (summary: string): { from: string; to: string } | undefined => {
+  for (const match of summary.matchAll(/(\d+(?:[,.]\d+)*)\s*(?:->|→|=>|\bto\b)\s*(\d+(?:[,.]\d+)*)/g)) {
+    const from = Number(match[1]!.replace(/,/g, ''));
+    const to = Number(match[2]!.replace(/,/g, ''));
+    if (Number.isFinite(from) && Number.isFinite(to) && to < from) return { from: match[1]!, to: match[2]! };
+  }
+  return undefined;
+};
+
+const rotation = /rotat|new (secret|password|key) version|PutSecretValue|UpdateSecret/i;
+const revocation = /revoke|remov|delet|deny|replac/i;
+
+const phrase = (label: string, root: string, signals: readonly Signal[], text: string, change: Change | undefined): string => {
+  const changed = change ? `${change.summary} ${JSON.stringify(change.details ?? {})}` : '';
   switch (label) {
     case 'memory':
       return rises(signals, /mem|heap/i)
         ? `${root} runs out of memory: its memory use climbs steadily until the process is killed, the pattern of a memory leak.`
-        : `${root} runs out of memory.`;
+        : `${root} runs out of memory: the process is killed at its memory limit.`;
     case 'connections':
       return rises(signals, /connection|pool|checked.?out/i)
         ? `${root} exhausts its connections: the connections it holds keep growing and are not released (a connection leak), until the limit is reached.`
@@ -46,24 +62,37 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
       return `Replication lag at ${root}: the replica cannot keep up with the write load it is sent.`;
     case 'table scan':
       return `A query at ${root} scans far more rows than it returns (a missing index), saturating the database.`;
-    case 'throttling':
+    case 'throttling': {
+      const lowered = change ? loweredBy(change.summary) : undefined;
+      if (lowered) return `A lowered limit: ${root}'s limit went from ${lowered.from} to ${lowered.to}, so requests above it are throttled (refused with 429 or a throttling error).`;
       return /concurren/i.test(text)
         ? `${root} is throttled: requests exceed its concurrency limit.`
         : `${root} is throttled: requests exceed its provisioned capacity or rate limit.`;
+    }
     case 'certificate':
-      return /expir/i.test(text) ? `An expired TLS certificate at ${root} makes handshakes fail.` : `TLS handshakes with ${root} fail on its certificate.`;
+      return /expir|lapsed|not ?after/i.test(text) ? `An expired TLS certificate at ${root} makes handshakes fail.` : `TLS handshakes with ${root} fail on its certificate.`;
     case 'disabled key':
       return `A KMS key that ${root} needs is disabled, so encrypt and decrypt calls fail.`;
     case 'credentials':
-      return `${root} authenticates with credentials that are no longer valid (a rotated secret still cached by the application).`;
+      return rotation.test(`${text} ${changed}`)
+        ? `${root} authenticates with a secret that was rotated: the credentials it presents are no longer valid.`
+        : `${root} authenticates with credentials that are no longer valid.`;
     case 'access denied':
-      return `Calls by ${root} are denied: a permission it needs is missing.`;
+      return change?.kind === 'iam' || /policy/i.test(changed)
+        ? `Calls by ${root} are denied: a permission change removed an action it needs.`
+        : `Calls by ${root} are denied: a permission it needs is missing.`;
     case 'network':
       if (/ENOTFOUND|NXDOMAIN|resolve|DNS|unknown host|getaddrinfo/i.test(text)) return `A DNS name ${root} depends on no longer resolves.`;
-      if (/security group|ingress|NACL|network acl/i.test(text)) return `A security-group or network ACL rule no longer lets traffic reach ${root}.`;
+      if (/security group|ingress|egress|NACL|network acl/i.test(`${text} ${changed}`)) {
+        return revocation.test(changed) ? `A network rule that let traffic reach ${root} was revoked, so connections time out.` : `A security-group or network ACL rule no longer lets traffic reach ${root}.`;
+      }
       return `Connections to ${root} time out at the network level.`;
     case 'bad data':
-      return /duplicate|twice|double/i.test(text) ? `${root} writes the same data twice (duplicate records).` : `${root} handles bad data (malformed or invalid records).`;
+      return /duplicate|twice|double/i.test(text) ? `${root} writes the same data twice (duplicate records).` : `${root} receives bad data (malformed or invalid records) that it cannot process.`;
+    case 'code defect':
+      return change?.kind === 'deploy'
+        ? `The new release of ${root} has a code defect: it fails on values it does not expect (${/NullPointer|null|undefined/i.test(text) ? 'a null dereference' : 'a type error'}).`
+        : `${root}'s code fails on values it does not expect (${/NullPointer|null|undefined/i.test(text) ? 'a null dereference' : 'a type error'}).`;
     case 'AWS infrastructure':
       return `The AWS infrastructure under ${root} is impaired.`;
     case 'configuration':
@@ -90,9 +119,64 @@ export const mechanismOf = (root: string, rootSignals: readonly Signal[], change
   const label = labels[0];
   if (label) {
     const category = causesIn(text).find((hit) => hit.label === label)?.category ?? 'dependency';
-    const words = phrase(label, root, rootSignals, text);
+    const words = phrase(label, root, rootSignals, text, change);
     if (words) return { label, category, words };
   }
-  if (change && changeCategory) return { label: change.kind, category: changeCategory, words: `${changeWords[change.kind] ?? 'a change'} to ${change.service} started it.` };
+  if (change && changeCategory) {
+    const what = changeWords[change.kind] ?? 'a change';
+    return { label: change.kind, category: changeCategory, words: `${what.charAt(0).toUpperCase()}${what.slice(1)} of ${change.service} broke it.` };
+  }
   return undefined;
 };
+
+/** How long before the trouble a capacity cut is still its cause. */
+const CAPACITY_CUT_WINDOW_MS = 2 * 60 * 60_000;
+const timeoutWords = /timed? ?out|timeout|ETIMEDOUT|deadline/i;
+const unavailableWords = /\b50[234]\b|unavailable|bad gateway|server error/i;
+const rateLimitWords = /\b429\b|rate.?limit|too many requests|throttl/i;
+
+/** A third party whose calls fail: what its callers see, in plain words. */
+const providerWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+  if (board.services?.find((node) => node.name === cause.root)?.kind !== 'external') return undefined;
+  const seen = cause.rootSignals.map((signal) => `${signal.text} ${signal.description}`).join(' ');
+  const callers = [...new Set(cause.rootSignals.flatMap((signal) => (signal.from ? [signal.from] : [])))];
+  const what = [
+    rateLimitWords.test(seen) && 'are rate limited',
+    timeoutWords.test(seen) && 'time out',
+    unavailableWords.test(seen) && 'fail with server errors',
+    cause.rootSignals.some((signal) => signal.kind === 'metric' && /latency|duration|response.?time|p9\d/i.test(signal.text)) && 'are slow',
+  ].filter(Boolean);
+  if (what.length === 0) return undefined;
+  return `${cause.root} is a third-party provider: calls${callers.length > 0 ? ` from ${callers.join(', ')}` : ''} to it ${what.join(' and ')}; our services fail where they depend on it.`;
+};
+
+/**
+ * A record that fails the same way on every retry is a poison message; in a FIFO queue it also holds
+ * back every later message of its message group (head-of-line blocking).
+ */
+const poisonWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+  if (cause.mechanism?.label !== 'bad data') return undefined;
+  const counts = new Map<string, number>();
+  for (const line of board.logs) if (line.service === cause.root && severityOf(line.level) >= 3) counts.set(line.message, (counts.get(line.message) ?? 0) + 1);
+  const repeated = [...counts.values()].some((count) => count >= 3);
+  if (!repeated) return undefined;
+  const near = neighboursOf(board, cause.root);
+  const fifo = (board.services ?? []).some((node) => near.has(node.name) && /\.fifo\b/i.test(`${node.name} ${node.arn ?? ''}`)) || board.logs.some((line) => near.has(line.service) && /MessageGroupId/.test(line.message));
+  return fifo
+    ? 'The same record fails again on every retry (a poison message), and because its queue is a FIFO queue it holds back every later message of its message group (head-of-line blocking).'
+    : 'The same record fails again on every retry (a poison message).';
+};
+
+/** Capacity removed just before the trouble (a scale-in, a lowered maximum): the service was left too small for its load. */
+const capacityCutWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+  const cut = board.changes.find(
+    (change) => change.service === cause.root && change.kind === 'scaling' && change.at <= cause.rootOnset && cause.rootOnset - change.at <= CAPACITY_CUT_WINDOW_MS && loweredBy(change.summary),
+  );
+  if (!cut) return undefined;
+  const lowered = loweredBy(cut.summary)!;
+  return `Capacity was cut: ${cause.root} was scaled in from ${lowered.from} to ${lowered.to} at ${iso(cut.at)} ("${cut.summary}"), leaving it too small for its load.`;
+};
+
+/** Plain words about how the fault works that need the wider evidence: a provider's failure, a poison message, a capacity cut. */
+export const circumstancesOf = (board: EvidenceBoard, cause: IncidentCause): string[] =>
+  [providerWords(board, cause), poisonWords(board, cause), capacityCutWords(board, cause)].filter((words): words is string => words !== undefined);

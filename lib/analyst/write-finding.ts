@@ -2,6 +2,7 @@ import type { FindingDraft } from '../domain/finding.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
+import { circumstancesOf } from './mechanism.ts';
 import { remediationFor, withRunbookStep } from './remediation-plan.ts';
 import { iso, type Signal } from './signals.ts';
 
@@ -64,7 +65,8 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
     cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved.`,
     cause.starves && `${root}'s use of the account quota it shares with ${cause.starves} rose just before ${cause.starves} was throttled: ${root} took the shared capacity, and ${cause.starves} is starved though its own demand did not surge.`,
     mechanism?.words,
-    suspectChange && `A ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${suspectChange.summary}") came just before the trouble.`,
+    ...circumstancesOf(board, cause),
+    suspectChange && `${/^[aeiou]/i.test(suspectChange.kind) ? 'An' : 'A'} ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${suspectChange.summary}") came just before the trouble.`,
     firstError && `First errors: ${firstError.description}.`,
     firstMetric && `${firstMetric.description}.`,
     demand && demandWords(demand),

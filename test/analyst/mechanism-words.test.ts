@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { causesIn } from '../../lib/analyst/cause-signals.ts';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { loweredBy } from '../../lib/analyst/mechanism.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+const labels = (text: string) => causesIn(text).map((hit) => hit.label);
+
+describe('what an error says about its cause', () => {
+  it('a value the code cannot handle is bad data; a word that merely contains "nan" is not', () => {
+    expect(labels('RangeError: Invalid time value (start="2026-02-30T09:00:00")')).toContain('bad data');
+    expect(labels('scheduled maintenance window for tenant 42 finished')).not.toContain('bad data');
+  });
+
+  it('a null dereference is a code defect, which a release brings, not bad data', () => {
+    expect(causesIn('java.lang.NullPointerException: Cannot invoke "Tier.code()"')).toEqual([expect.objectContaining({ label: 'code defect', category: 'deploy' })]);
+  });
+
+  it('a change that lowers a number is found, one that raises it is not', () => {
+    expect(loweredBy('throttlingRateLimit 1000 -> 100, throttlingBurstLimit 2000 -> 200')).toEqual({ from: '1000', to: '100' });
+    expect(loweredBy('desired count 4 -> 6')).toBeUndefined();
+  });
+});
+
+/** Quiet work from the start of the evidence, then the same error over and over. */
+const failing = (service: string, message: string, from = 62) => [
+  ...Array.from({ length: 6 }, (_, index) => ({ service, timestamp: at(START, index * 10), level: 'INFO', message: `handled request ${index}` })),
+  ...Array.from({ length: 8 }, (_, index) => ({ service, timestamp: at(START, from + index * 6), level: 'ERROR', message })),
+];
+
+describe('the summary names the mechanism in plain words', () => {
+  it('a throttle right after a change that lowered the limit is a lowered limit', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        services: [{ name: 'edge-api', kind: 'apigateway' }],
+        changes: [{ service: 'edge-api', timestamp: at(START, 58), kind: 'config', summary: 'UpdateStage prod: rate limit 1000 -> 100' }],
+        logs: failing('edge-api', '{"status":429,"errorMessage":"Too Many Requests"}'),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.category).toBe('config');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/A lowered limit: edge-api's limit went from 1000 to 100/);
+  });
+
+  it('a refused password after a rotation is a rotated secret; without one the summary does not claim it', () => {
+    const rotated = diagnose(
+      boardFrom({
+        services: [{ name: 'billing', kind: 'ecs' }],
+        logs: failing('billing', 'FATAL: password authentication failed for user "billing" after secret rotation'),
+      }),
+    );
+    expect(rotated.draft.rootCause.summary).toMatch(/secret that was rotated/);
+    const plain = diagnose(boardFrom({ services: [{ name: 'billing', kind: 'ecs' }], logs: failing('billing', 'FATAL: password authentication failed for user "billing"') }));
+    expect(plain.draft.rootCause.summary).not.toMatch(/rotat/);
+  });
+
+  it('the same record failing on every retry from a FIFO queue is a poison message blocking its group', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        services: [{ name: 'events.fifo', kind: 'sqs' }, { name: 'sync', kind: 'lambda', dependsOn: ['events.fifo'] }],
+        logs: failing('sync', 'failed to map appointment 88213: RangeError: Invalid time value'),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.category).toBe('data');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/poison message/);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/FIFO queue .* message group \(head-of-line blocking\)/);
+  });
+
+  it('a third party whose calls time out is named as a provider, not as a service of ours that fails', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        services: [{ name: 'checkout', kind: 'ecs', dependsOn: ['psp'] }, { name: 'psp', kind: 'external' }],
+        logs: failing('checkout', 'POST https://api.psp.example/v1/charges to psp failed: Read timed out'),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('psp');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/psp is a third-party provider: calls from checkout to it time out/);
+  });
+
+  it('a scale-in just before the service saturates is named as a capacity cut', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        services: [{ name: 'scores-api', kind: 'ecs' }],
+        changes: [{ service: 'scores-api', timestamp: at(START, 59), kind: 'scaling', summary: 'scheduled action scale-in: desired count 40 -> 4' }],
+        metrics: [{ service: 'scores-api', name: 'CPUUtilization', points: series(START, 120, (minute) => (minute >= 60 ? 99 : 35 + (minute % 4))) }],
+        logs: failing('scores-api', 'GET /v1/live timed out after 10000ms waiting for worker'),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Capacity was cut: scores-api was scaled in from 40 to 4/);
+  });
+});
