@@ -183,6 +183,7 @@ const waitingMetric = /concurren|duration|latency|response.?time|iterator|age|ba
 /** An error count says that calls failed, not why: at a client it is a symptom. */
 const errorCountMetric = /error|fault|5xx|4xx|fail/i;
 const retryWords = /\bretr(y|ying|ies|ied)\b|back.?off/i;
+const waitWords = /\bslow\b|took \d+|timed? ?out|timeout|waited|waiting/i;
 
 /**
  * Trouble a client shows only because `resource` pushes back: it waits longer, holds more calls
@@ -192,6 +193,8 @@ const isReactionTo = (resource: string, signal: Signal, signals: readonly Signal
   if (signal.kind === 'metric' || signal.kind === 'trend') return waitingMetric.test(signal.text) || errorCountMetric.test(signal.text);
   // Pushback from another dependency is the client's own trouble, to be followed from the client on.
   const aboutOther = signals.some((other) => other.kind === 'mentioned' && other.from === signal.service && other.text === signal.text && other.service !== resource);
-  return !aboutOther && (retryWords.test(signal.text) || causesIn(signal.text).some((hit) => hit.label === 'throttling'));
+  // Waiting longer on the resource is a reaction, unless the client says why on its side (its query scans, its pool leaks).
+  const waitedOnly = waitWords.test(signal.text) && causesIn(signal.text).every((hit) => hit.label === 'throttling' || hit.label === 'network');
+  return !aboutOther && (retryWords.test(signal.text) || waitedOnly || causesIn(signal.text).some((hit) => hit.label === 'throttling'));
 };
 

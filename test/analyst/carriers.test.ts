@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
+const lines = (service: string, from: number, every: number, count: number, level: string, message: (index: number) => string) =>
+  Array.from({ length: count }, (_, index) => ({ service, timestamp: at(START, from + index * every), level, message: message(index) }));
+const sorted = <T extends { timestamp: string }>(items: T[]) => items.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+const growing = (from: number) => (minute: number) => (minute < from ? 0 : (minute - from) * 12);
+
+describe('a queue shows the symptom of whoever handles its work', () => {
+  it('a dead-letter queue the map links to nothing fills because its queue\'s consumer fails, and the consumer is blamed', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "orders-dlq-not-empty" is in ALARM',
+        services: [
+          { name: 'orders-api', kind: 'ecs', dependsOn: ['orders-queue'] },
+          { name: 'orders-queue', kind: 'sqs' },
+          { name: 'orders-dlq', kind: 'sqs' },
+          { name: 'fulfil', kind: 'lambda', dependsOn: ['orders-queue', 'stock'] },
+          { name: 'stock', kind: 'dynamodb' },
+          { name: 'email', kind: 'lambda' },
+        ],
+        alarms: [{ name: 'orders-dlq-not-empty', service: 'orders-dlq', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'email', timestamp: at(START, 85), kind: 'deploy', summary: 'email v12 deployed' }],
+        metrics: [{ service: 'orders-dlq', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 120, growing(90)) }],
+        logs: sorted([...lines('fulfil', 0, 5, 24, 'INFO', (index) => `order ${index} fulfilled`), ...lines('fulfil', 90, 3, 10, 'ERROR', () => 'TypeError: Cannot read properties of undefined (reading "sku")')]),
+      }),
+    );
+    expect(diagnosis.root).toBe('fulfil');
+  });
+
+  it('a dead-letter queue linked to its queue leads to that queue\'s failing consumer', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "jobs-dlq-not-empty" is in ALARM',
+        services: [
+          { name: 'api', kind: 'ecs', dependsOn: ['jobs'] },
+          { name: 'jobs', kind: 'sqs', dependsOn: ['parking'] },
+          { name: 'parking', kind: 'sqs' },
+          { name: 'worker', kind: 'lambda', dependsOn: ['jobs'] },
+        ],
+        alarms: [{ name: 'jobs-dlq-not-empty', service: 'parking', state: 'ALARM', since: at(START, 95) }],
+        metrics: [{ service: 'parking', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 120, growing(90)) }],
+        logs: sorted([...lines('worker', 0, 5, 24, 'INFO', (index) => `job ${index} done`), ...lines('worker', 90, 3, 10, 'ERROR', () => 'Task timed out after 30.00 seconds')]),
+      }),
+    );
+    expect(diagnosis.root).toBe('worker');
+  });
+
+  it('a backlog whose consumer only waits on its slow database leads to the database', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "events-age" is in ALARM',
+        services: [
+          { name: 'ingest', kind: 'ecs', dependsOn: ['events'] },
+          { name: 'events', kind: 'sqs' },
+          { name: 'writer', kind: 'ecs', dependsOn: ['events', 'events-db'] },
+          { name: 'events-db', kind: 'rds' },
+        ],
+        alarms: [{ name: 'events-age', service: 'events', state: 'ALARM', since: at(START, 95) }],
+        metrics: [
+          { service: 'events', name: 'ApproximateAgeOfOldestMessage', points: series(START, 120, (minute) => (minute < 88 ? 5 : (minute - 88) * 60)) },
+          { service: 'events', name: 'NumberOfMessagesSent', points: series(START, 120, () => 1000) },
+          { service: 'events-db', name: 'CPUUtilization', points: series(START, 120, step(86, 30, 99)) },
+        ],
+        logs: sorted([...lines('writer', 0, 5, 24, 'INFO', (index) => `batch ${index} stored`), ...lines('writer', 88, 3, 10, 'WARN', () => 'INSERT into event_log took 9400 ms (slow)')]),
+      }),
+    );
+    expect(diagnosis.root).toBe('events-db');
+  });
+});
+
+describe('a lagging replica the map does not link to its source', () => {
+  it('replays the database of its kind whose writes rose first, and the job that started them is blamed', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "orders-replica-lag" is in ALARM',
+        services: [
+          { name: 'reports', kind: 'ecs', dependsOn: ['orders-replica'] },
+          { name: 'orders-replica', kind: 'rds' },
+          { name: 'orders-db', kind: 'rds' },
+          { name: 'checkout', kind: 'ecs', dependsOn: ['orders-db'] },
+          { name: 'nightly-import', kind: 'ecs', dependsOn: ['orders-db'] },
+        ],
+        alarms: [{ name: 'orders-replica-lag', service: 'orders-replica', state: 'ALARM', since: at(START, 95) }],
+        metrics: [
+          { service: 'orders-replica', name: 'ReplicaLag', points: series(START, 120, (minute) => (minute < 88 ? 0.2 : (minute - 88) * 30)) },
+          { service: 'orders-db', name: 'WriteIOPS', points: series(START, 120, step(85, 400, 6000)) },
+        ],
+        logs: sorted([
+          ...lines('checkout', 0, 5, 24, 'INFO', (index) => `order ${index} placed`),
+          ...lines('nightly-import', 84, 4, 9, 'INFO', (index) => `imported ${(index + 1) * 10000} rows`),
+          ...lines('reports', 95, 5, 5, 'WARN', () => 'report stale: data older than 15 minutes'),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('nightly-import');
+  });
+});
