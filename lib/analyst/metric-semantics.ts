@@ -11,7 +11,7 @@ const rules: readonly [RegExp, MetricMeaning][] = [
   [/throttl|error|fault|fail|5xx|4xx|reject|block|denied|filtered|discard|timeout|dead|dlq|retry|restart|oom|kill|evict|deadlock|exception|crash|drop/i, 'bad-up'],
   [/latency|duration|response.?time|p9\d|wait|oldest|(^|[^a-z])age([^a-z]|$)|lag|backlog|visible|delay|queue|depth|iterator/i, 'bad-up'],
   [/cpu|memory|mem|heap|utili[sz]ation|connections|pool|checked.?out|leased|disk|storage.?used|swap|saturation|concurren|threads|file.?descriptors|burst.?balance|gc/i, 'bad-up'],
-  [/request|invocation|count|rps|tps|throughput|incoming|messages|notifications|records|events|published|delivered|sent|received|consumed|traffic|sessions|users/i, 'demand'],
+  [/request|invocation|count|rps|tps|throughput|iops|incoming|messages|notifications|records|events|published|delivered|sent|received|consumed|traffic|sessions|users/i, 'demand'],
 ];
 
 export const meaningOf = (metricName: string): MetricMeaning => rules.find(([pattern]) => pattern.test(metricName))?.[1] ?? 'unknown';
