@@ -177,6 +177,43 @@ const capacityCutWords = (board: EvidenceBoard, cause: IncidentCause): string | 
   return `Capacity was cut: ${cause.root} was scaled in from ${lowered.from} to ${lowered.to} at ${iso(cut.at)} ("${cut.summary}"), leaving it too small for its load.`;
 };
 
-/** Plain words about how the fault works that need the wider evidence: a provider's failure, a poison message, a capacity cut. */
+const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+/** Received this many times per message sent, more than before, means messages come back before they are done. */
+const REDELIVERY_RATIO = 1.5;
+
+/**
+ * Messages received more often than they are sent are redelivered: a consumer that has not deleted
+ * a message by the end of its visibility timeout gets it again, and processes it twice. A change
+ * that lowered the visibility timeout below the processing time is the usual reason.
+ */
+const redeliveryWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+  const near = neighboursOf(board, cause.root);
+  for (const queue of (board.services ?? []).filter((node) => near.has(node.name) && node.kind === 'sqs')) {
+    const valuesOf = (pattern: RegExp) => board.series.find((series) => series.service === queue.name && pattern.test(series.name))?.points.map(([, value]) => value);
+    const received = valuesOf(/received/i);
+    const sent = valuesOf(/sent/i);
+    if (!received || !sent || received.length < 6 || received.length !== sent.length) continue;
+    const ratio = (from: number, to: number) => medianOf(received.slice(from, to)) / Math.max(medianOf(sent.slice(from, to)), 1e-9);
+    const third = Math.floor(received.length / 3);
+    const [before, now] = [ratio(0, third), ratio(received.length - third, received.length)];
+    if (now < REDELIVERY_RATIO || now < REDELIVERY_RATIO * before) continue;
+    const shortened = board.changes.find((change) => change.service === queue.name && /visibility.?timeout/i.test(change.summary) && loweredBy(change.summary.slice(change.summary.search(/visibility.?timeout/i))));
+    const lowered = shortened ? loweredBy(shortened.summary.slice(shortened.summary.search(/visibility.?timeout/i))) : undefined;
+    return `Messages at ${queue.name} are received about ${now.toFixed(1)} times for each one sent: they are redelivered before their processing ends and handled more than once (duplicates)${lowered ? `, because the visibility timeout was lowered from ${lowered.from} to ${lowered.to} seconds, shorter than the processing takes` : ''}.`;
+  }
+  return undefined;
+};
+
+const secretWords = /secret|credential|api.?key|password|token/i;
+const newVersionWords = /rotat|version.?stage|PutSecretValue|UpdateSecret|new version/i;
+
+/** A secret moved to a new version just before the trouble: the credentials in use no longer match. */
+const rotatedSecretWords = (cause: IncidentCause): string | undefined => {
+  const change = cause.suspectChange;
+  if (!change || !secretWords.test(change.summary) || !newVersionWords.test(change.summary)) return undefined;
+  return `A rotated secret: ${change.service} moved to a new secret version at ${iso(change.at)}, and the credentials in use no longer match it.`;
+};
+
+/** Plain words about how the fault works that need the wider evidence: a provider's failure, a poison message, a capacity cut, redelivered messages, a rotated secret. */
 export const circumstancesOf = (board: EvidenceBoard, cause: IncidentCause): string[] =>
-  [providerWords(board, cause), poisonWords(board, cause), capacityCutWords(board, cause)].filter((words): words is string => words !== undefined);
+  [providerWords(board, cause), poisonWords(board, cause), capacityCutWords(board, cause), redeliveryWords(board, cause), rotatedSecretWords(cause)].filter((words): words is string => words !== undefined);

@@ -47,6 +47,18 @@ const impactOf = (board: EvidenceBoard, cause: IncidentCause): string => {
 
 const alertWords = (alert: Alert): string => (alert.service && !alert.name.includes(alert.service) ? `${alert.name} (${alert.service})` : alert.name);
 
+/** The first affected services are described by what they show; the rest are only named. */
+const SYMPTOMS_DESCRIBED = 2;
+
+/** What an affected service shows most clearly, in its own words: a substantial metric move, or its errors. */
+const symptomAt = (cause: IncidentCause, service: string): string => {
+  const own = cause.current
+    .filter((signal) => signal.service === service && signal.kind !== 'alarm' && signal.kind !== 'mentioned')
+    .sort((a, b) => Number(b.substantial) - Number(a.substantial) || Number(b.kind === 'metric') - Number(a.kind === 'metric') || b.strength - a.strength);
+  const first = own[0];
+  return first ? `: ${first.description.replace(` at ${service}`, '')}` : '';
+};
+
 const demandWords = (demand: Signal): string => `${demand.substantial ? 'Demand more than doubled' : 'Requests rose'}: ${demand.description}.`;
 
 const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft => {
@@ -64,7 +76,8 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
     cause.determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
     cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved.`,
     cause.starves && `${root}'s use of the account quota it shares with ${cause.starves} rose just before ${cause.starves} was throttled: ${root} took the shared capacity, and ${cause.starves} is starved though its own demand did not surge.`,
-    mechanism?.words,
+    // A mechanism read from the change alone would only repeat the change sentence below.
+    mechanism && mechanism.label !== suspectChange?.kind && mechanism.words,
     ...circumstancesOf(board, cause),
     suspectChange && `${/^[aeiou]/i.test(suspectChange.kind) ? 'An' : 'A'} ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${suspectChange.summary}") came just before the trouble.`,
     firstError && `First errors: ${firstError.description}.`,
@@ -72,7 +85,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
     demand && demandWords(demand),
     drifts.length > 0 && `Building up at the same time: ${drifts.map((signal) => signal.description).join('; ')}.`,
     (category === 'traffic' || demand) && context.length > 0 && `Changes just before the load rose: ${context.map((change) => `${change.service} at ${iso(change.at)} ("${change.summary}")`).join('; ')}.`,
-    ours.length > 0 && `Then ${ours.map((item) => `${item.service} (from ${iso(item.onset)})`).join(', ')} failed as a consequence.`,
+    ours.length > 0 && `Then ${ours.map((item, index) => `${item.service} (from ${iso(item.onset)}${index < SYMPTOMS_DESCRIBED ? symptomAt(cause, item.service) : ''})`).join(', ')} failed as a consequence.`,
     theirs.length > 0 && `Calls to ${theirs.map((item) => item.service).join(', ')} fail as a consequence.`,
     !cause.determined && alerts.length > 0 && `Nothing in the evidence explains ${alerts.map(alertWords).join(', ')}.`,
     !cause.determined && `Checked: ${checked(board)}.`,

@@ -88,4 +88,31 @@ describe('the summary names the mechanism in plain words', () => {
     );
     expect(diagnosis.draft.rootCause.summary).toMatch(/Capacity was cut: scores-api was scaled in from 40 to 4/);
   });
+
+  it('messages received far more often than sent, after the visibility timeout was lowered, are redeliveries', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        services: [{ name: 'jobs', kind: 'sqs' }, { name: 'printer', kind: 'lambda', dependsOn: ['jobs'] }],
+        changes: [{ service: 'jobs', timestamp: at(START, 58), kind: 'config', summary: 'SetQueueAttributes jobs: VisibilityTimeout 720 -> 30' }],
+        metrics: [
+          { service: 'jobs', name: 'NumberOfMessagesSent', points: series(START, 120, (minute) => 500 + (minute % 5)) },
+          { service: 'jobs', name: 'NumberOfMessagesReceived', points: series(START, 120, (minute) => (minute >= 60 ? 1300 : 500) + (minute % 5)) },
+        ],
+        logs: failing('printer', 'label for shipment SHP-1 already exists: created twice'),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.summary).toMatch(/received about 2\.6 times for each one sent: they are redelivered/);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/visibility timeout was lowered from 720 to 30 seconds/);
+  });
+
+  it('a secret moved to a new version just before calls are refused is named a rotated secret', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        services: [{ name: 'poller', kind: 'ecs', dependsOn: ['carrier-key'] }, { name: 'carrier-key', kind: 'other' }],
+        changes: [{ service: 'carrier-key', timestamp: at(START, 58), kind: 'config', summary: 'UpdateSecretVersionStage carrier/api-key: AWSCURRENT -> v7' }],
+        logs: failing('poller', 'GET /v3/tracking -> 401 Unauthorized {"error":"invalid_api_key"}'),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.summary).toMatch(/A rotated secret: carrier-key moved to a new secret version/);
+  });
 });
