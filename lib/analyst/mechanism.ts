@@ -15,6 +15,8 @@ export interface Mechanism {
   category: RootCauseCategory;
   /** One sentence for the summary. */
   words: string;
+  /** The words only say that the change broke it: the change sentence of the summary says more. */
+  restatesChange?: boolean;
 }
 
 const rises = (signals: readonly Signal[], pattern: RegExp): boolean =>
@@ -123,8 +125,12 @@ export const mechanismOf = (root: string, rootSignals: readonly Signal[], change
     if (words) return { label, category, words };
   }
   if (change && changeCategory) {
+    // What the change itself touched (a network ACL entry, a limit) can name the mechanism when the evidence does not.
+    const touched = causesIn(`${change.summary} ${JSON.stringify(change.details ?? {})}`)[0]?.label;
+    const touchedWords = touched ? phrase(touched, root, rootSignals, `${text} ${change.summary}`, change) : '';
+    if (touched && touchedWords) return { label: touched, category: changeCategory, words: touchedWords };
     const what = changeWords[change.kind] ?? 'a change';
-    return { label: change.kind, category: changeCategory, words: `${what.charAt(0).toUpperCase()}${what.slice(1)} of ${change.service} broke it.` };
+    return { label: change.kind, category: changeCategory, words: `${what.charAt(0).toUpperCase()}${what.slice(1)} of ${change.service} broke it.`, restatesChange: true };
   }
   return undefined;
 };

@@ -77,7 +77,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
     cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved.`,
     cause.starves && `${root}'s use of the account quota it shares with ${cause.starves} rose just before ${cause.starves} was throttled: ${root} took the shared capacity, and ${cause.starves} is starved though its own demand did not surge.`,
     // A mechanism read from the change alone would only repeat the change sentence below.
-    mechanism && mechanism.label !== suspectChange?.kind && mechanism.words,
+    !mechanism?.restatesChange && mechanism?.words,
     ...circumstancesOf(board, cause),
     suspectChange && `${/^[aeiou]/i.test(suspectChange.kind) ? 'An' : 'A'} ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${suspectChange.summary}") came just before the trouble.`,
     firstError && `First errors: ${firstError.description}.`,

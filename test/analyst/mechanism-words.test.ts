@@ -11,6 +11,7 @@ describe('what an error says about its cause', () => {
   it('a value the code cannot handle is bad data; a word that merely contains "nan" is not', () => {
     expect(labels('RangeError: Invalid time value (start="2026-02-30T09:00:00")')).toContain('bad data');
     expect(labels('scheduled maintenance window for tenant 42 finished')).not.toContain('bad data');
+    expect(labels('POST /payments failed: HTTP 503 Service Unavailable pspReference=null')).not.toContain('bad data');
   });
 
   it('a null dereference is a code defect, which a release brings, not bad data', () => {
@@ -114,5 +115,16 @@ describe('the summary names the mechanism in plain words', () => {
       }),
     );
     expect(diagnosis.draft.rootCause.summary).toMatch(/A rotated secret: carrier-key moved to a new secret version/);
+  });
+
+  it('a change that replaced a network ACL entry with a deny names a revoked rule, though the errors only time out', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        services: [{ name: 'worker', kind: 'ecs', dependsOn: ['subnet-acl'] }, { name: 'subnet-acl', kind: 'other' }],
+        changes: [{ service: 'subnet-acl', timestamp: at(START, 58), kind: 'network', summary: 'ReplaceNetworkAclEntry acl-1 egress rule 100: allow tcp 443 -> deny' }],
+        logs: failing('worker', 'upload failed: connect ETIMEDOUT 52.95.160.9:443'),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.summary).toMatch(/A network rule that let traffic reach .* was revoked/);
   });
 });
