@@ -167,8 +167,10 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     if (why) explained.push({ subject: alert.name, ...why });
     else unexplained.push(alert);
   }
+  // Benign trouble worth naming: whatever was bad enough to count, and anything at a retired resource (its silence is expected).
   for (const [signal, why] of benignWhy) {
-    if (signal.substantial && !explained.some((item) => item.why === why.why)) explained.push({ subject: signal.description, ...why });
+    const worthNaming = signal.substantial || (isFault(signal) && retiredExplanation(board, signal.service) !== undefined);
+    if (worthNaming && !explained.some((item) => item.why === why.why)) explained.push({ subject: signal.description, ...why });
   }
   const harm = signals.filter((signal) => isFault(signal) && signal.ongoing && signal.substantial && !benignWhy.has(signal));
   const retiredServices = new Set(explained.filter((item) => /taken out of service/.test(item.why)).map((item) => item.service));

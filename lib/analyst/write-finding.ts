@@ -18,13 +18,15 @@ const firstOf = (signals: readonly Signal[], kind: Signal['kind']): Signal | und
 
 const kindOf = (board: EvidenceBoard, service: string): string | undefined => board.services?.find((node) => node.name === service)?.kind;
 
+const counted = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+
 /** What the investigation looked at, so a reader knows what "undetermined" rests on. */
 const checked = (board: EvidenceBoard): string => {
   const sources = [
-    board.alarms.length > 0 && `${board.alarms.length} alarms`,
-    board.logs.length > 0 && `${board.logs.length} log lines`,
-    board.series.length > 0 && `${board.series.length} metric series`,
-    board.changes.length > 0 && `${board.changes.length} recent changes`,
+    board.alarms.length > 0 && counted(board.alarms.length, 'alarm', 'alarms'),
+    board.logs.length > 0 && counted(board.logs.length, 'log line', 'log lines'),
+    board.series.length > 0 && counted(board.series.length, 'metric series', 'metric series'),
+    board.changes.length > 0 && counted(board.changes.length, 'recent change', 'recent changes'),
     board.traces.length > 0 && 'traces',
   ].filter(Boolean);
   return sources.length > 0 ? sources.join(', ') : 'no data source returned anything';

@@ -106,5 +106,6 @@ describe('benign explanations set trouble aside', () => {
       }),
     );
     expect(retired.draft.incident).toBe(false);
+    expect(retired.draft.rootCause.summary).toMatch(/Invocations at old-consumer stopped .* is explained: old-consumer was taken out of service/);
   });
 });
