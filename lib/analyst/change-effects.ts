@@ -56,9 +56,9 @@ const unnamedFailures: readonly { label: string; pattern: RegExp }[] = [
   { label: 'access denied', pattern: /blocked|\b403\b|forbidden/i },
 ];
 
-/** What the failures in these signals are, in the labels a change's effects are read in. */
+/** What the failures in these signals are, in the labels a change's effects are read in; where a signal shows says something too (a dead-letter queue's backlog). */
 export const failureKindsIn = (signals: readonly Signal[]): Set<string> =>
-  new Set([...labelsAt(signals), ...unnamedFailures.filter(({ pattern }) => signals.some((signal) => pattern.test(signal.text))).map(({ label }) => label)]);
+  new Set([...labelsAt(signals), ...unnamedFailures.filter(({ pattern }) => signals.some((signal) => pattern.test(`${signal.service} ${signal.text}`))).map(({ label }) => label)]);
 
 /** Labels that name the same failure seen from another side: a refused credential is denied access, a disabled key denies too. */
 const sameFailure: Readonly<Record<string, readonly string[]>> = {

@@ -7,8 +7,8 @@ import type { Change, ServiceNode } from './evidence-board.ts';
 export const CHANGE_WINDOW_MS = 2 * 60 * 60_000;
 /** A change this close before the trouble is a prime suspect. */
 export const CLOSE_CHANGE_MS = 45 * 60_000;
-/** A change this close before the trouble, on what the failing service uses, is the trigger when nothing else explains it. */
-export const TRIGGERING_CHANGE_MS = 15 * 60_000;
+/** A caller's change this close before its dependency broke, at the same moment as the caller, explains the dependency. */
+const TRIGGERING_CHANGE_MS = 15 * 60_000;
 
 export interface ChangeExplanation {
   /** Where the change was made: the service or resource to blame. */
@@ -16,7 +16,7 @@ export interface ChangeExplanation {
   change: Change;
   weight: number;
   /** Which principle connects the change to the failure. */
-  because: 'own change' | 'caller changed' | 'effect matches' | 'quiet resource changed';
+  because: 'own change' | 'caller changed' | 'effect matches';
 }
 
 export interface ChangeContext {
@@ -34,8 +34,6 @@ export interface ChangeContext {
   /** The categories (cause-signals) and failure kinds (change-effects) the failing services' evidence shows. */
   evidenceCategories: ReadonlySet<string>;
   evidenceKinds: ReadonlySet<string>;
-  /** Whether the root's own evidence names a mechanism (a label); then only a change that can produce it explains it. */
-  rootMechanismNamed: boolean;
   /** Whether the root is throttled or refused without a surge of its own: starved of a shared capacity, which its own release does not explain. */
   rootStarved: boolean;
 }
@@ -69,13 +67,13 @@ export const suspectChangeFor = (changes: readonly Change[], services: ReadonlyS
  * - a change whose effect is what the errors complain about (a secret put before password
  *   failures, a key disabled before KMS errors, a rule revoked before timeouts), on a link of the
  *   chain, on a service that shows the trouble, on a resource the failing services use, or on a
- *   resource the service map does not connect (a secret, a key, a record has no metrics and no edges of its own);
- * - a configuration change on a resource the failing services use, just before they failed,
- *   when their evidence names no mechanism (a queue's visibility timeout, a subscription's filter).
- * A deploy elsewhere explains nothing unless the evidence connects it to the failing path.
+ *   resource the service map does not connect (a secret, a key, a record has no metrics and no
+ *   edges of its own).
+ * A deploy elsewhere explains nothing unless the evidence connects it to the failing path, and a
+ * root starved of a capacity it shares is not explained by its own release.
  */
 export const explainingChange = (context: ChangeContext): ChangeExplanation | undefined => {
-  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, rootMechanismNamed, rootStarved } = context;
+  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, rootStarved } = context;
   const mapped = new Set(services.flatMap((node) => [node.name, ...node.dependsOn]));
   // A resource the map does not connect to anything: the map cannot say who uses it, the change can.
   const unconnected = [...new Set(changes.map((change) => change.service))].filter((name) => !mapped.has(name) || isolated(services, name));
@@ -92,8 +90,6 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     if (!onPath || category === undefined || rootStarved) return [];
     if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own change' }];
     if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS) return [{ link, change, weight: closeness, because: 'caller changed' }];
-    const quiet = !chain.includes(link) && change.kind !== 'deploy' && failureKindsOfChange(change).size > 0;
-    if (quiet && !rootMechanismNamed && lead <= TRIGGERING_CHANGE_MS) return [{ link, change, weight: closeness, because: 'quiet resource changed' }];
     return [];
   });
   return explanations.sort((a, b) => b.weight - a.weight)[0];

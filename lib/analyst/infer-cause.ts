@@ -159,7 +159,6 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     failing: [...new Set([...anomalies.map((anomaly) => anomaly.service), ...turned.map((signal) => signal.service)])],
     evidenceCategories,
     evidenceKinds: failureKindsIn([...current, ...turned]),
-    rootMechanismNamed: labelsAt(current.filter((signal) => signal.service === root)).length > 0,
     rootStarved: isStarved(signals.filter((signal) => signal.service === root)),
   });
   let suspectChange = explained?.change;
