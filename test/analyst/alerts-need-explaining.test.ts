@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alertsOf, reportsSymptom } from '../../lib/analyst/alerts.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
@@ -62,5 +63,29 @@ describe('an alert nothing explains is an incident, cause undetermined', () => {
     const diagnosis = diagnose(boardFrom({ brief: 'CloudWatch alarm "api-latency" changed to ALARM from OK at 2026-05-01T11:41:00Z in account 1, region r.', services, metrics: [...quiet, ...spike] }));
     expect(diagnosis.draft.incident).toBe(false);
     expect(diagnosis.draft.rootCause.summary).toMatch(/alarm api-latency is explained: it recovered/);
+  });
+});
+
+describe('an open page or a reported symptom is never answered "no incident" on quiet evidence alone', () => {
+  it('whatever the quiet metrics and the wording of the alert, the finding is an incident with an escalation', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          trigger: fc.oneof(
+            fc.constantFrom('checkout failures above threshold', 'p99 latency above 2s', 'queue age high').map((title) => `PagerDuty event incident.triggered at 2026-05-01T11:50:00Z.\nIncident: ${title}\nStatus: triggered`),
+            fc.constantFrom('Customers cannot log in since 11:30.', 'Exports have been failing all morning.', 'Why are confirmation emails missing?').map((text) => `A teammate asks: "${text}"`),
+          ),
+          level: fc.integer({ min: 1, max: 1000 }),
+          noise: fc.integer({ min: 0, max: 5 }),
+        }),
+        ({ trigger, level, noise }) => {
+          const metrics = [{ service: 'api', name: 'RequestCount', points: series(START, 120, (minute) => level + (minute % (noise + 1))) }];
+          const diagnosis = diagnose(boardFrom({ brief: trigger, services, metrics }));
+          expect(diagnosis.draft.incident).toBe(true);
+          expect(diagnosis.draft.remediation.map((step) => step.action)).toContain('escalate');
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });
