@@ -23,7 +23,7 @@ export const callersOf = (board: EvidenceBoard, service: string): string[] => (b
 const computeKinds = new Set(['ecs', 'eks', 'lambda', 'ec2', 'external']);
 
 /** A resource several clients use: its capacity (connections, ports, request rate) is theirs to share. */
-const isSharedCapacity = (board: EvidenceBoard, service: string): boolean =>
+export const isSharedCapacity = (board: EvidenceBoard, service: string): boolean =>
   sharedResourceKinds.has(kindOf(board, service) ?? '') || (!computeKinds.has(kindOf(board, service) ?? 'ecs') && callersOf(board, service).length >= 2);
 
 const unconnected = (board: EvidenceBoard, service: string): boolean =>

@@ -4,9 +4,8 @@ import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
 import { queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
+import { callersOf, isSharedCapacity } from './load-source.ts';
 
-/** Kinds of service that many clients load at once. */
-const sharedKinds = new Set(['rds', 'dynamodb', 'sqs', 'sns', 's3', 'elasticache', 'kinesis']);
 
 /** How far either side of a suspect's troubled stretch the close look at its logs reaches. */
 const ZOOM_MS = 45 * 60_000;
@@ -42,9 +41,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
     .sort((a, b) => b.strength - a.strength)
     .map((signal) => signal.service);
   // A saturated shared resource is loaded by its clients: whoever generates the load has to be read too.
-  const services = board.services ?? [];
-  const rootKind = services.find((node) => node.name === diagnosis.root)?.kind ?? '';
-  const loaders = sharedKinds.has(rootKind) ? services.filter((node) => node.dependsOn.includes(diagnosis.root!)).map((node) => node.name).slice(0, 4) : [];
+  const loaders = diagnosis.root && isSharedCapacity(board, diagnosis.root) ? callersOf(board, diagnosis.root).slice(0, 4) : [];
   const suspects = [
     ...new Set(
       [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { nextCalls } from '../../lib/analyst/next-tools.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
+const tools = ['query_logs', 'search_runbooks'].map((name) => ({ name, description: '', inputSchema: {} }));
+
+describe('the deep dive reads whoever generates the load on a shared capacity', () => {
+  it('a resource several clients use, whatever its kind, has its clients\' logs read', () => {
+    const board = boardFrom({
+      brief: 'CloudWatch alarm "egress-errors" is in ALARM',
+      services: [
+        { name: 'payouts', kind: 'ecs', dependsOn: ['egress'] },
+        { name: 'reconciler', kind: 'ecs', dependsOn: ['egress'] },
+        { name: 'egress', kind: 'other' },
+      ],
+      alarms: [{ name: 'egress-errors', service: 'egress', state: 'ALARM', since: at(START, 95) }],
+      metrics: [{ service: 'egress', name: 'ErrorPortAllocation', points: series(START, 120, step(90, 0, 4000)) }],
+    });
+    const diagnosis = diagnose(board);
+    expect(diagnosis.root).toBe('egress');
+    const asked = nextCalls(board, diagnosis, tools).filter((call) => call.name === 'query_logs').map((call) => call.arguments.service);
+    expect(asked).toEqual(expect.arrayContaining(['payouts', 'reconciler']));
+  });
+});
