@@ -102,6 +102,40 @@ const drainingExplanation = (series: readonly Series[], service: string): Omit<E
   return undefined;
 };
 
+const DAY_MS = 24 * 60 * 60_000;
+/** How far from the same time of day an earlier occurrence may be and still count as the same schedule. */
+const RECURRENCE_TOLERANCE_MS = 45 * 60_000;
+/** Earlier days to look at: a daily job shows up a day before, a weekly one seven days before. */
+const RECURRENCE_DAYS = 7;
+
+const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * A rise that happened at the same time of day on an earlier day, about as high, is a scheduled
+ * job's load (a nightly reindex, a daily export), not a new fault: its series shows the schedule.
+ */
+const recurringExplanation = (series: readonly Series[], signal: Signal): Omit<Explanation, 'subject'> | undefined => {
+  const own = series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && signal.text.startsWith(candidate.name));
+  if (!own) return undefined;
+  const points = own.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+  const usual = medianOf(points.map((point) => point.v));
+  const peakOf = (from: number, to: number) => Math.max(...points.filter((point) => point.t >= from && point.t <= to).map((point) => point.v));
+  const now = peakOf(signal.at, signal.at + RECURRENCE_TOLERANCE_MS);
+  if (!Number.isFinite(now) || now <= usual) return undefined;
+  for (let days = 1; days <= RECURRENCE_DAYS; days += 1) {
+    const then = signal.at - days * DAY_MS;
+    const earlier = peakOf(then - RECURRENCE_TOLERANCE_MS, then + 2 * RECURRENCE_TOLERANCE_MS);
+    if (Number.isFinite(earlier) && earlier - usual >= 0.5 * (now - usual)) {
+      return {
+        service: signal.service,
+        ref: own.ref,
+        why: `it recurs on a schedule: ${own.name} at ${signal.service} rose the same way at about the same time ${days === 1 ? 'a day' : `${days} days`} earlier (to ${round(earlier)} around ${iso(then)}), the load of a recurring job`,
+      };
+    }
+  }
+  return undefined;
+};
+
 /** Why a signal is benign, if the evidence says so. Errors and failures are never explained by announced load. */
 const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, 'subject'> | undefined => {
   const retired = retiredExplanation(board, signal.service);
@@ -110,6 +144,8 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
     const failing = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /throttl|error|fault|fail|5xx|dead|dlq|reject|denied|block|timeout|crash|oom|kill/i.test(signal.text);
     const announced = failing ? undefined : announcedExplanation(board, signal.service, signal.at);
     if (announced) return announced;
+    const recurring = failing ? undefined : recurringExplanation(board.series, signal);
+    if (recurring) return recurring;
     if (waitingSignal.test(signal.text)) {
       const draining = drainingExplanation(board.series, signal.service);
       if (draining) return draining;
@@ -155,7 +191,7 @@ export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[
 export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], windowStart: number | undefined, symptom: string | undefined): HealthVerdict => {
   const benignWhy = new Map<Signal, Omit<Explanation, 'subject'>>();
   for (const signal of signals) {
-    if (!isFault(signal) && signal.kind !== 'demand') continue;
+    if (!isFault(signal) && signal.kind !== 'demand' && signal.kind !== 'transient') continue;
     const why = benignSignal(board, signal);
     if (why) benignWhy.set(signal, why);
   }
@@ -167,9 +203,10 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     if (why) explained.push({ subject: alert.name, ...why });
     else unexplained.push(alert);
   }
-  // Benign trouble worth naming: whatever was bad enough to count, and anything at a retired resource (its silence is expected).
+  // Benign trouble worth naming: whatever was bad enough to count, anything at a retired resource (its
+  // silence is expected), and a spike that recurs on a schedule (it will page again).
   for (const [signal, why] of benignWhy) {
-    const worthNaming = signal.substantial || (isFault(signal) && retiredExplanation(board, signal.service) !== undefined);
+    const worthNaming = signal.substantial || (isFault(signal) && retiredExplanation(board, signal.service) !== undefined) || recurringExplanation(board.series, signal) !== undefined;
     if (worthNaming && !explained.some((item) => item.why === why.why)) explained.push({ subject: signal.description, ...why });
   }
   const harm = signals.filter((signal) => isFault(signal) && signal.ongoing && signal.substantial && !benignWhy.has(signal));

@@ -108,4 +108,17 @@ describe('benign explanations set trouble aside', () => {
     expect(retired.draft.incident).toBe(false);
     expect(retired.draft.rootCause.summary).toMatch(/Invocations at old-consumer stopped .* is explained: old-consumer was taken out of service/);
   });
+
+  it('a CPU rise at the same time of day as yesterday is a recurring job; the same rise without a yesterday is an incident', () => {
+    const db = [{ name: 'reports-db', kind: 'rds' }];
+    const DAY = 24 * 60;
+    const nightly = (minute: number) => (minute % DAY >= 120 && minute % DAY < 150 ? 92 + (minute % 3) : 20 + (minute % 4));
+    const alarm = [{ name: 'reports-db-cpu', service: 'reports-db', state: 'ALARM' as const, since: at(START, DAY + 125) }];
+    const recurring = diagnose(boardFrom({ services: db, alarms: alarm, metrics: [{ service: 'reports-db', name: 'CPUUtilization', points: series(START, DAY + 140, nightly) }] }));
+    expect(recurring.draft.incident).toBe(false);
+    expect(recurring.draft.rootCause.summary).toMatch(/recurs on a schedule: CPUUtilization at reports-db rose the same way at about the same time a day earlier/);
+    const once = (minute: number) => (minute >= DAY + 120 ? 92 + (minute % 3) : 20 + (minute % 4));
+    const fresh = diagnose(boardFrom({ services: db, alarms: alarm, metrics: [{ service: 'reports-db', name: 'CPUUtilization', points: series(START, DAY + 140, once) }] }));
+    expect(fresh.draft.incident).toBe(true);
+  });
 });
