@@ -41,7 +41,11 @@ export const windowOf = (board: EvidenceBoard): Window | undefined => {
 /** An epoch-ms time as ISO-8601, without the noise of zero milliseconds. */
 export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
-const quote = (text: string, length = 160): string => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
+/** A message quoted on one line (a stack trace's line breaks would split the summary), cut to `length`. */
+const quote = (text: string, length = 160): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+};
 
 /** Bursts of errors: templates that were absent (or much rarer) early in the window and show up later. */
 const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {

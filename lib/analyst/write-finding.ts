@@ -37,7 +37,10 @@ const checked = (board: EvidenceBoard): string => {
  * fail; it is named as the dependency the calls go to.
  */
 const impactOf = (board: EvidenceBoard, cause: IncidentCause): string => {
-  const services = [...new Set([cause.symptom, ...cause.affected.map((item) => item.service)].filter((service): service is string => !!service && service !== cause.root))];
+  // The service an alert or a person named is affected only when the evidence shows it: a third party
+  // mentioned in a question ("higher than the payout report") is not failing for being named.
+  const symptomShows = cause.symptom !== undefined && (kindOf(board, cause.symptom) !== 'external' || cause.current.some((signal) => signal.service === cause.symptom));
+  const services = [...new Set([symptomShows ? cause.symptom : undefined, ...cause.affected.map((item) => item.service)].filter((service): service is string => !!service && service !== cause.root))];
   const ours = services.filter((service) => kindOf(board, service) !== 'external');
   const theirs = services.filter((service) => kindOf(board, service) === 'external');
   const parts = [
@@ -54,8 +57,9 @@ const SYMPTOMS_DESCRIBED = 2;
 
 /** What an affected service shows most clearly, in its own words: a substantial metric move, or its errors. */
 const symptomAt = (cause: IncidentCause, service: string): string => {
+  // Traces and mentions speak of the service from its caller's side; its own errors and metrics say what it shows.
   const own = cause.current
-    .filter((signal) => signal.service === service && signal.kind !== 'alarm' && signal.kind !== 'mentioned')
+    .filter((signal) => signal.service === service && signal.kind !== 'alarm' && signal.kind !== 'mentioned' && signal.kind !== 'trace')
     .sort((a, b) => Number(b.substantial) - Number(a.substantial) || Number(b.kind === 'metric') - Number(a.kind === 'metric') || b.strength - a.strength);
   const first = own[0];
   return first ? `: ${first.description.replace(` at ${service}`, '')}` : '';

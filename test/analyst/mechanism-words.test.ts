@@ -127,4 +127,21 @@ describe('the summary names the mechanism in plain words', () => {
     );
     expect(diagnosis.draft.rootCause.summary).toMatch(/A network rule that let traffic reach .* was revoked/);
   });
+
+  it('a third party a person names in a question is not reported as failing when nothing shows it failing', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'A teammate asks: "Revenue on the dashboard is 18% higher than the stripe payout report."',
+        services: [{ name: 'exporter', kind: 'lambda', dependsOn: ['stripe'] }, { name: 'stripe', kind: 'external' }],
+        logs: failing('exporter', 'export of window 2026-05-23T13 failed: constraint violation on orders_export'),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('exporter');
+    expect(diagnosis.draft.impact).not.toMatch(/stripe/);
+  });
+
+  it('a quoted error keeps to one line', () => {
+    const diagnosis = diagnose(boardFrom({ services: [{ name: 'cart', kind: 'ecs' }], logs: failing('cart', 'Communications link failure\n\nThe last packet was sent 14,497 ms ago') }));
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Communications link failure The last packet/);
+  });
 });
