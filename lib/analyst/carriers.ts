@@ -1,4 +1,6 @@
 import type { EvidenceBoard } from './evidence-board.ts';
+import { CLOSE_CHANGE_MS } from './explaining-change.ts';
+import { labelsAt } from './mechanism.ts';
 import { callersOf, kindOf } from './load-source.ts';
 import type { Signal } from './signals.ts';
 
@@ -35,4 +37,21 @@ export const consumerBehind = (board: EvidenceBoard, carrier: string, current: r
   const faulty = (service: string) => current.some((signal) => signal.service === service && signal.kind !== 'mentioned' && signal.kind !== 'alarm');
   const handlers = callersOf(board, queue).filter((name) => workerKinds.has(kindOf(board, name) ?? '') && faulty(name));
   return handlers.length === 1 ? handlers[0] : undefined;
+};
+
+/**
+ * A CDN, load balancer or API front forwards requests to its origins: its errors are theirs unless
+ * its own evidence says why (an expired certificate, a throttle). When the search ends at such a
+ * front that nothing changed, the origin that changed just before (a bucket policy, a release), or
+ * its only origin, is where to go on.
+ */
+const frontKinds = new Set(['cloudfront', 'elb', 'apigateway']);
+
+export const originBehind = (board: EvidenceBoard, front: string, current: readonly Signal[], onset: number): string | undefined => {
+  if (!frontKinds.has(kindOf(board, front) ?? '')) return undefined;
+  if (labelsAt(current.filter((signal) => signal.service === front)).length > 0) return undefined;
+  const origins = board.services?.find((node) => node.name === front)?.dependsOn ?? [];
+  const changed = origins.filter((origin) => board.changes.some((change) => change.service === origin && change.at <= onset && onset - change.at <= CLOSE_CHANGE_MS));
+  if (changed.length === 1) return changed[0];
+  return origins.length === 1 ? origins[0] : undefined;
 };

@@ -72,6 +72,57 @@ describe('a queue shows the symptom of whoever handles its work', () => {
   });
 });
 
+describe('a CDN or load balancer shows the symptom of its origin', () => {
+  it('a CDN\'s 4xx after its origin bucket\'s policy changed blame the bucket, not the CDN or a deploy elsewhere', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "cdn-4xx" is in ALARM',
+        services: [{ name: 'cdn', kind: 'cloudfront', dependsOn: ['assets'] }, { name: 'assets', kind: 's3' }, { name: 'shop', kind: 'ecs' }],
+        alarms: [{ name: 'cdn-4xx', service: 'cdn', state: 'ALARM', since: at(START, 95) }],
+        changes: [
+          { service: 'shop', timestamp: at(START, 87), kind: 'deploy', summary: 'shop v4 rolled out' },
+          { service: 'assets', timestamp: at(START, 89), kind: 'config', summary: 'PutBucketPolicy on assets: origin access statement removed' },
+        ],
+        metrics: [{ service: 'cdn', name: '4xxErrorRate', points: series(START, 120, step(90, 0.4, 40)) }, { service: 'cdn', name: 'Requests', points: series(START, 120, () => 9000) }],
+      }),
+    );
+    expect(diagnosis.root).toBe('assets');
+    expect(diagnosis.suspectChange?.summary).toMatch(/PutBucketPolicy/);
+  });
+
+  it('a load balancer\'s 5xx behind a CDN lead to the target service that just released', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "cdn-5xx" is in ALARM',
+        services: [{ name: 'cdn', kind: 'cloudfront', dependsOn: ['web-lb'] }, { name: 'web-lb', kind: 'elb', dependsOn: ['web'] }, { name: 'web', kind: 'ecs' }, { name: 'search', kind: 'ecs' }],
+        alarms: [{ name: 'cdn-5xx', service: 'cdn', state: 'ALARM', since: at(START, 95) }],
+        changes: [
+          { service: 'search', timestamp: at(START, 88), kind: 'deploy', summary: 'search v2 rolled out' },
+          { service: 'web', timestamp: at(START, 86), kind: 'deploy', summary: 'web v31 rolled out' },
+        ],
+        metrics: [
+          { service: 'cdn', name: '5xxErrorRate', points: series(START, 120, step(90, 0.1, 30)) },
+          { service: 'web-lb', name: 'HTTPCode_ELB_5XX_Count', points: series(START, 120, step(90, 0, 400)) },
+          { service: 'web-lb', name: 'RequestCount', points: series(START, 120, () => 9000) },
+        ],
+      }),
+    );
+    expect(diagnosis.root).toBe('web');
+  });
+
+  it('a front whose own evidence says why (an expired certificate) stays the root', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "edge-errors" is in ALARM',
+        services: [{ name: 'edge', kind: 'elb', dependsOn: ['web'] }, { name: 'web', kind: 'ecs' }],
+        alarms: [{ name: 'edge-errors', service: 'edge', state: 'ALARM', since: at(START, 95) }],
+        logs: sorted([...lines('edge', 90, 3, 10, 'ERROR', () => 'TLS handshake failed: certificate has expired (CERT_HAS_EXPIRED)')]),
+      }),
+    );
+    expect(diagnosis.root).toBe('edge');
+  });
+});
+
 describe('a lagging replica the map does not link to its source', () => {
   it('replays the database of its kind whose writes rose first, and the job that started them is blamed', () => {
     const diagnosis = diagnose(
