@@ -35,6 +35,9 @@ const sharersOf = (board: EvidenceBoard, pool: string): string[] => {
   return [...new Set(board.series.filter((series) => series.service !== pool && measures.has(series.name)).map((series) => series.service))];
 };
 
+/** Mechanisms that belong to the resource itself, whatever its clients do. */
+const ownFaults = new Set(['disk', 'AWS infrastructure', 'certificate', 'credentials', 'access denied', 'disabled key', 'network', 'bad data']);
+
 /** Labels that say a caller was refused for want of capacity behind it, not for a fault of its own. */
 const capacityRefusals = new Set(['throttling', 'connections']);
 
@@ -135,6 +138,8 @@ const accountQuotaKinds = new Set(['lambda', 'apigateway']);
  */
 export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): { tenants: string[]; coTenants: boolean } => {
   const kind = kindOf(board, root) ?? '';
+  // A fault of the resource's own (a failing volume, an impaired zone, a refused certificate) is not its clients' doing.
+  if (labelsAt(rootSignals).some((label) => ownFaults.has(label))) return { tenants: [], coTenants: false };
   if (isSharedCapacity(board, root)) return { tenants: callersOf(board, root), coTenants: false };
   // A pool the map connects to nothing (an account's concurrency, a quota) is held by whoever reports the same measure of it.
   if (!computeKinds.has(kind) && kind !== '' && unconnected(board, root)) return { tenants: sharersOf(board, root), coTenants: false };

@@ -125,3 +125,24 @@ describe('a pool the map connects to nothing is held by whoever reports the same
     expect(diagnosis.root).not.toBe('exporter');
   });
 });
+
+describe('a fault of the resource\'s own is not its clients\' doing', () => {
+  it('a database on an impaired volume stays the root though one of its clients released just before', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "cart-api-5xx" is in ALARM',
+        services: [{ name: 'cart-api', kind: 'ecs', dependsOn: ['cart-db'] }, { name: 'promo', kind: 'ecs', dependsOn: ['cart-db'] }, { name: 'cart-db', kind: 'rds' }],
+        alarms: [{ name: 'cart-api-5xx', service: 'cart-api', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'promo', timestamp: at(START, 82), kind: 'deploy', summary: 'promo v3 rolled out' }],
+        metrics: [{ service: 'cart-db', name: 'ReadLatency', points: series(START, 120, step(90, 0.002, 0.9)) }],
+        logs: sorted([
+          ...lines('cart-api', 0, 5, 24, 'INFO', (index) => `cart ${index} saved`),
+          ...lines('cart-api', 92, 3, 9, 'ERROR', () => 'cart-db query timed out after 5000ms'),
+          ...lines('promo', 93, 4, 6, 'ERROR', () => 'cart-db query timed out after 5000ms'),
+          ...lines('cart-db', 90, 5, 5, 'WARN', () => 'I/O stall on EBS volume in availability zone use1-az2'),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('cart-db');
+  });
+});
