@@ -25,8 +25,8 @@ export const rawIdentifiers = (scenario: Scenario): Map<string, string> => {
   for (const [value, kind] of found) {
     if (kind === 'host' && /^[a-z0-9-]+(\.[a-z]{2}(-gov)?-[a-z]+-\d)?\.amazonaws\.com$/i.test(value)) found.delete(value);
   }
-  // Wildcard and loopback addresses identify nothing.
-  for (const address of ['0.0.0.0', '127.0.0.1']) found.delete(address);
+  // Wildcard and loopback addresses (all of 127.0.0.0/8, as the masker keeps them) identify nothing.
+  for (const [value, kind] of found) if (kind === 'ipv4' && (value === '0.0.0.0' || value.startsWith('127.'))) found.delete(value);
   if (scenario.environment.accountId) found.set(scenario.environment.accountId, 'account-id');
   if ('cloudwatchAlarm' in scenario.trigger) found.set(scenario.trigger.cloudwatchAlarm.account, 'account-id');
   return found;
