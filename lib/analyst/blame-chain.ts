@@ -10,8 +10,9 @@ const SAME_TIME_MS = 2 * 60_000;
  * failure best explains the current service's (named in its errors or traces, or failing no later
  * than it) is the next link. The last link is where the fault originates.
  *
- * Two kinds of complaint do not point at the callee they name. A wait for a connection from the
- * caller's own pool is the caller's resource running short, whoever the connection is for. A
+ * Some complaints do not point at the callee they name. A wait for a connection from the caller's
+ * own pool is the caller's resource running short, whoever the connection is for. A callee that
+ * refuses the caller's credential (HTTP 401) works; the caller's key does not. A
  * connection that never got through names where it was going, not why: when a resource on the way
  * (a NAT gateway, a firewall, a database's network) shows its own fault at that moment, that
  * resource is why, and the destination is only named.
@@ -31,7 +32,10 @@ export const blameChain = (board: EvidenceBoard, current: readonly Signal[], sta
     const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && current.some((signal) => signal.service === callee && signal.kind !== 'mentioned' && signal.kind !== 'trace'));
     const scored = callees
       .map((callee) => {
-        const complaints = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node && !ownPoolWait.test(signal.text));
+        const about = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node);
+        const ownSide = (signal: Signal) => ownPoolWait.test(signal.text) || ownCredentialRefused.test(signal.text);
+        // Once the caller says the trouble is on its side, its lesser warnings about the callee (a fallback taken) are that trouble's echo.
+        const complaints = about.filter((signal) => !ownSide(signal) && (signal.substantial || !about.some(ownSide)));
         const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * (faultOnTheWay && notGotThrough(signal) && !showsOwnFault(current, callee) ? 0.5 : 2), 0);
         return { callee, score: pointedAt + failingOf(callee), onset: onsetOf(callee) };
       })
@@ -44,6 +48,9 @@ export const blameChain = (board: EvidenceBoard, current: readonly Signal[], sta
 
 /** Waiting for a connection from one's own pool: the lease, not the call, timed out. */
 const ownPoolWait = /connection request to pool|(lease|leasing|acquire|acquiring|checkout|obtain)\w*.{0,40}(connection|from (the )?pool)|pool (lease|exhausted|timeout)|pool lease/i;
+
+/** The callee answered and refused the caller's credential (HTTP 401, a revoked or invalid key): the callee works, the caller's key does not. */
+const ownCredentialRefused = /\b401\b|unauthori[sz]ed|invalid.?(api.?key|token|credentials?)|key (is )?(revoked|expired|not active)|expired.?token/i;
 
 /** A connection that never got through: a connect timeout or refusal, with no answer from the other side. */
 const notGotThrough = (signal: Signal): boolean => causesIn(signal.text).some((hit) => hit.label === 'network');

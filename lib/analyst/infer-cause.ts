@@ -3,6 +3,7 @@ import { severityOf } from '../analysis/log-templates.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn } from './change-effects.ts';
+import { producerOfBadData } from './bad-data-source.ts';
 import { blameChain } from './blame-chain.ts';
 import { consumerBehind, originBehind } from './carriers.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
@@ -96,6 +97,9 @@ const categoryFromEvidence = (board: EvidenceBoard, root: string, rootSignals: r
   const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1]);
   if (kindOf(board, root) === 'external') return ranked[0] && decisiveCategories.has(ranked[0][0]) ? ranked[0][0] : 'external';
   if (ranked[0]) return ranked[0][0];
+  // A refusal an error names only by its HTTP status (401, 403) is still a refused identity.
+  const refused = failureKindsIn(rootSignals.filter((signal) => signal.substantial));
+  if (refused.has('credentials') || refused.has('access denied')) return 'permissions';
   if (rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial)) return 'traffic';
   return root !== symptom ? 'dependency' : 'infrastructure';
 };
@@ -203,10 +207,21 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     }
   }
 
+  // A consumer that cannot read what a producer wrote shows the producer's bad data.
+  const writer = producerOfBadData(board, root, current);
+  if (writer) {
+    const failedAt = onsetOf(root);
+    chain.push(writer);
+    root = writer;
+    overload = false;
+    suspectChange = suspectChangeFor(board.changes, new Set([writer]), failedAt);
+  }
+
   const rootSignals = signals.filter((signal) => signal.service === root);
   const changeCategory = suspectChange ? categoryOfChange(suspectChange.kind) : undefined;
   // A client found by the load it put on a shared resource is a traffic cause unless its own evidence names another.
-  const evidenceCategory = overload && labelsAt(rootSignals).length === 0 ? 'traffic' : categoryFromEvidence(board, root, rootSignals, symptom);
+  // A producer found by the record its consumer could not read wrote bad data.
+  const evidenceCategory = writer ? 'data' : overload && labelsAt(rootSignals).length === 0 ? 'traffic' : categoryFromEvidence(board, root, rootSignals, symptom);
   // A change explains the trouble unless the evidence names a mechanism the change cannot be (an expired certificate).
   const category: RootCauseCategory = changeCategory && !(evidenceCategory === 'certificate' && changeCategory !== 'certificate') ? changeCategory : evidenceCategory;
   const mechanism = mechanismOf(root, rootSignals, suspectChange, changeCategory);

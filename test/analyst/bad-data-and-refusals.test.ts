@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+const lines = (service: string, from: number, every: number, count: number, level: string, message: (index: number) => string) =>
+  Array.from({ length: count }, (_, index) => ({ service, timestamp: at(START, from + index * every), level, message: message(index) }));
+const sorted = <T extends { timestamp: string }>(items: T[]) => items.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+
+describe('bad data is the fault of whoever wrote it', () => {
+  it('a consumer that cannot parse a record leads to the producer that logged the same item just before', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "detector-iterator-age" is in ALARM',
+        services: [
+          { name: 'gateway', kind: 'ecs', dependsOn: ['readings'] },
+          { name: 'readings', kind: 'other' },
+          { name: 'detector', kind: 'lambda', dependsOn: ['readings', 'state'] },
+          { name: 'state', kind: 'dynamodb' },
+          { name: 'dashboard', kind: 'ecs', dependsOn: ['state'] },
+        ],
+        alarms: [{ name: 'detector-iterator-age', service: 'detector', state: 'ALARM', since: at(START, 100) }],
+        changes: [{ service: 'dashboard', timestamp: at(START, 80), kind: 'deploy', summary: 'dashboard 2026.11 rolled out' }],
+        metrics: [{ service: 'detector', name: 'IteratorAge', points: series(START, 120, (minute) => (minute < 90 ? 500 : (minute - 90) * 60000)) }],
+        logs: sorted([
+          ...lines('detector', 0, 5, 18, 'INFO', (index) => `batch ${index} processed`),
+          ...lines('gateway', 89, 1, 1, 'WARN', () => 'unit TRK-4471 frame length 1024 < declared 1712, forwarding as received'),
+          ...lines('detector', 90, 3, 10, 'ERROR', () => 'failed to decode record partitionKey=TRK-4471: SyntaxError: Unexpected end of JSON input'),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('gateway');
+    expect(diagnosis.category).toBe('data');
+  });
+
+  it('a producer that fails on its own input is not handed to a consumer that logs the same item later', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "import-errors" is in ALARM',
+        services: [{ name: 'importer', kind: 'lambda', dependsOn: ['events'] }, { name: 'events', kind: 'sqs' }, { name: 'projector', kind: 'lambda', dependsOn: ['events'] }],
+        alarms: [{ name: 'import-errors', service: 'importer', state: 'ALARM', since: at(START, 95) }],
+        logs: sorted([
+          ...lines('importer', 0, 5, 18, 'INFO', (index) => `file ${index} imported`),
+          ...lines('importer', 90, 3, 10, 'ERROR', () => 'row 1184: failed to parse unit_price for order ord_globex-735454'),
+          ...lines('projector', 93, 3, 8, 'ERROR', () => 'projection failed for order ord_globex-735454: price is null'),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('importer');
+  });
+});
+
+describe('a callee that refuses the caller\'s credential works; the caller\'s key does not', () => {
+  it('HTTP 401s from a provider after a key rotation that other clients picked up blame the client that kept the old key', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "eta-fallback" is in ALARM',
+        services: [
+          { name: 'eta', kind: 'ecs', dependsOn: ['maps', 'maps-key'] },
+          { name: 'planner', kind: 'lambda', dependsOn: ['maps', 'maps-key'] },
+          { name: 'rotator', kind: 'lambda', dependsOn: ['maps', 'maps-key'] },
+          { name: 'maps-key', kind: 'other' },
+          { name: 'maps', kind: 'external' },
+        ],
+        alarms: [{ name: 'eta-fallback', service: 'eta', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'rotator', timestamp: at(START, 88), kind: 'config', summary: 'RotateSecret prod/maps/api-key (RotateImmediately=true)' }],
+        logs: sorted([
+          ...lines('eta', 0, 5, 18, 'INFO', (index) => `eta ${index} computed`),
+          ...lines('eta', 90, 3, 10, 'ERROR', () => 'maps POST /v2/route -> 401 Unauthorized {"error":"invalid_api_key"}'),
+          ...lines('eta', 90, 3, 10, 'WARN', (index) => `eta fallback to zone average order=${index} reason=provider_error`),
+          ...lines('planner', 0, 5, 24, 'INFO', (index) => `plan ${index} built`),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('eta');
+    expect(diagnosis.category).toBe('permissions');
+  });
+});
