@@ -5,7 +5,6 @@ import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
 import { blameChain } from './blame-chain.ts';
-import { consumerBehind, originBehind } from './carriers.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
 import { callersOf, capacityBehind, clientToBlame, isStarved, kindOf, replicaSource, tenantsOf } from './load-source.ts';
 import type { Alert } from './alerts.ts';
@@ -173,16 +172,6 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
 
   // A saturated shared resource is usually the victim of one of its clients; and a client can
   // itself be held up by another dependency, so the chain goes on from it.
-  // A queue or topic nothing changed shows its consumer's failure, and the consumer may fail on its target in turn;
-  // a CDN or load balancer nothing changed shows its origin's.
-  const consumer = suspectChange ? undefined : consumerBehind(board, root, current) ?? originBehind(board, root, current, onsetOf(root));
-  if (consumer) {
-    const symptomOnset = onsetOf(root);
-    chain.push(...blameChain(board, current, consumer, onsetOf, chain));
-    root = chain.at(-1)!;
-    // What handles the work may show nothing itself: the trouble it caused dates its change.
-    suspectChange = suspectChangeFor(board.changes, new Set([root]), Number.isFinite(onsetOf(root)) ? onsetOf(root) : symptomOnset);
-  }
   // A lagging replica replays what its source is sent: the load to look for is on the source.
   const lagOnset = onsetOf(root);
   const lagSource = labelsAt(signals.filter((signal) => signal.service === root)).includes('replication lag') ? replicaSource(board, root, signals, lagOnset) : undefined;
