@@ -64,17 +64,25 @@ const retiredExplanation = (board: EvidenceBoard, service: string): Omit<Explana
   return tagged ? { service, why: `${service} is tagged as taken out of service` } : undefined;
 };
 
-/** Work announced shortly before `since` at or next to `service`: a load test, a window, a recurring job. */
+/** Kinds that run code; anything else (a stream, a queue, a table, a bucket) is a resource its users share. */
+const computeKinds = new Set(['ecs', 'eks', 'lambda', 'ec2']);
+
+/**
+ * Work announced shortly before `since` at or next to `service` (a load test, a window, a recurring
+ * job), or at another user of a resource `service` uses: a replay into a stream is load on its readers.
+ */
 const announcedExplanation = (board: EvidenceBoard, service: string, since: number): Omit<Explanation, 'subject'> | undefined => {
-  const near = neighboursOf(board, service);
+  const kindOf = (name: string) => board.services?.find((node) => node.name === name)?.kind;
+  const shared = [...neighboursOf(board, service)].filter((name) => name !== service && !computeKinds.has(kindOf(name) ?? ''));
+  const near = new Set([...neighboursOf(board, service), ...shared.flatMap((name) => [...neighboursOf(board, name)])]);
   const announced = board.changes.find(
     (change) => near.has(change.service) && announcedWork.test(change.summary) && change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS,
   );
   return announced ? { service, ref: announced.ref, why: `announced beforehand: "${announced.summary}" (${announced.service}, ${iso(announced.at)})` } : undefined;
 };
 
-/** A backlog series: work waiting in a queue or stream (not how old the oldest item is). */
-const backlogSeries = /visible|backlog|depth|pending|queue.?(size|length)|messages.?(available|waiting)/i;
+/** A backlog series: work waiting in a queue or stream, or how far a stream's reader is behind (not how old a queue's oldest item is). */
+const backlogSeries = /visible|backlog|depth|pending|queue.?(size|length)|messages.?(available|waiting)|iterator.?age/i;
 /** Signals about work waiting: how much, or for how long. */
 const waitingSignal = /visible|backlog|depth|pending|oldest|(^|[^a-z])age([^a-z]|$)|iterator|queue/i;
 
@@ -110,28 +118,54 @@ const RECURRENCE_DAYS = 7;
 
 const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+/** Whether `time` falls within `tolerance` of the same time of day as `reference`. */
+const sameTimeOfDay = (time: number, reference: number, tolerance: number): boolean => {
+  const offset = (((time - reference) % DAY_MS) + DAY_MS) % DAY_MS;
+  return offset <= tolerance || DAY_MS - offset <= tolerance;
+};
+
 /**
  * A rise that happened at the same time of day on an earlier day, about as high, is a scheduled
- * job's load (a nightly reindex, a daily export), not a new fault: its series shows the schedule.
+ * job's load (a nightly reindex, a daily sweep), not a new fault: its series shows the schedule.
+ * The usual level is what the series reads at other times of day; a series that publishes only
+ * while the job runs (a count CloudWatch omits when it is zero) reads zero the rest of the day.
  */
-const recurringExplanation = (series: readonly Series[], signal: Signal): Omit<Explanation, 'subject'> | undefined => {
-  const own = series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && signal.text.startsWith(candidate.name));
-  if (!own) return undefined;
-  const points = own.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
-  const usual = medianOf(points.map((point) => point.v));
+const recurrenceOf = (series: readonly Series[], service: string, name: string, at: number, ref: string): Omit<Explanation, 'subject'> | undefined => {
+  // Several series of one metric (a long look-back and a recent close-up) are one record of it.
+  const points = series
+    .filter((candidate) => candidate.service === service && candidate.name === name)
+    .flatMap((candidate) => candidate.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+  const otherTimes = points.filter((point) => !sameTimeOfDay(point.t, at, 2 * RECURRENCE_TOLERANCE_MS));
+  const usual = otherTimes.length > 0 ? medianOf(otherTimes.map((point) => point.v)) : 0;
   const peakOf = (from: number, to: number) => Math.max(...points.filter((point) => point.t >= from && point.t <= to).map((point) => point.v));
-  const now = peakOf(signal.at, signal.at + RECURRENCE_TOLERANCE_MS);
+  const now = peakOf(at, at + RECURRENCE_TOLERANCE_MS);
   if (!Number.isFinite(now) || now <= usual) return undefined;
   for (let days = 1; days <= RECURRENCE_DAYS; days += 1) {
-    const then = signal.at - days * DAY_MS;
+    const then = at - days * DAY_MS;
     const earlier = peakOf(then - RECURRENCE_TOLERANCE_MS, then + 2 * RECURRENCE_TOLERANCE_MS);
     if (Number.isFinite(earlier) && earlier - usual >= 0.5 * (now - usual)) {
       return {
-        service: signal.service,
-        ref: own.ref,
-        why: `it recurs on a schedule: ${own.name} at ${signal.service} rose the same way at about the same time ${days === 1 ? 'a day' : `${days} days`} earlier (to ${round(earlier)} around ${iso(then)}), the load of a recurring job`,
+        service,
+        ref,
+        why: `it recurs on a schedule: ${name} at ${service} rose the same way at about the same time ${days === 1 ? 'a day' : `${days} days`} earlier (to ${round(earlier)} around ${iso(then)}), the load of a recurring job`,
       };
     }
+  }
+  return undefined;
+};
+
+const recurringExplanation = (series: readonly Series[], signal: Signal): Omit<Explanation, 'subject'> | undefined => {
+  const own = series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && signal.text.startsWith(candidate.name));
+  return own ? recurrenceOf(series, signal.service, own.name, signal.at, own.ref) : undefined;
+};
+
+/** An alert whose service's own metric rose the same way at the same time of day on an earlier day: a schedule's load, paging again. */
+const recurringAlert = (series: readonly Series[], alert: Alert): Omit<Explanation, 'subject'> | undefined => {
+  if (!alert.service || alert.since === undefined) return undefined;
+  const own = series.filter((candidate) => candidate.service === alert.service);
+  for (const name of new Set(own.map((candidate) => candidate.name))) {
+    const recurring = recurrenceOf(series, alert.service, name, alert.since - RECURRENCE_TOLERANCE_MS, own.find((candidate) => candidate.name === name)!.ref);
+    if (recurring) return recurring;
   }
   return undefined;
 };
@@ -141,9 +175,11 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
   const retired = retiredExplanation(board, signal.service);
   if (retired) return retired;
   if (signal.kind !== 'errors' && signal.kind !== 'mentioned' && signal.kind !== 'trace') {
-    const failing = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /throttl|error|fault|fail|5xx|dead|dlq|reject|denied|block|timeout|crash|oom|kill/i.test(signal.text);
-    const announced = failing ? undefined : announcedExplanation(board, signal.service, signal.at);
+    const refused = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /throttl/i.test(signal.text);
+    const failing = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /error|fault|fail|5xx|dead|dlq|reject|denied|block|timeout|crash|oom|kill/i.test(signal.text);
+    const announced = failing || refused ? undefined : announcedExplanation(board, signal.service, signal.at);
     if (announced) return announced;
+    // Throttling that came back with the same load on earlier days is that schedule's known cost, retried; errors never are.
     const recurring = failing ? undefined : recurringExplanation(board.series, signal);
     if (recurring) return recurring;
     if (waitingSignal.test(signal.text)) {
@@ -166,6 +202,8 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
     const announced = announcedExplanation(board, alert.service, alert.since);
     if (announced) return announced;
   }
+  const recurring = recurringAlert(board.series, alert);
+  if (recurring) return recurring;
   const own = signals.filter((signal) => signal.service === alert.service && signal.kind !== 'alarm');
   // The alert's service shows something, and all of it is explained as benign: the explanation covers the alert.
   const ownTrouble = own.filter((signal) => isFault(signal) && signal.ongoing);

@@ -105,6 +105,8 @@ const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onse
   if (/utili[sz]ation|cpu|memory|mem\b|disk|storage|percent/i.test(name) && onset.direction === 'up') return onset.level >= 80;
   if (/latency|duration|response.?time|p9\d|wait/i.test(name)) return onset.relativeChange >= 1;
   if (/error|fault|5xx|4xx|timeout|exception/i.test(name)) {
+    // Fewer than one failure a period, on average, is a stray error, not a failure.
+    if ((/count/i.test(name) || series.unit === 'Count' || series.stat === 'Sum') && onset.level < 1) return false;
     return demandLevel !== undefined && demandLevel > 0 ? onset.level / demandLevel >= 0.01 : onset.relativeChange >= 1;
   }
   return onset.relativeChange >= 0.5;

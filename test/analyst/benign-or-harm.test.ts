@@ -121,4 +121,47 @@ describe('benign explanations set trouble aside', () => {
     const fresh = diagnose(boardFrom({ services: db, alarms: alarm, metrics: [{ service: 'reports-db', name: 'CPUUtilization', points: series(START, DAY + 140, once) }] }));
     expect(fresh.draft.incident).toBe(true);
   });
+  it('throttles a metric publishes only while a nightly job runs, recurring each night, explain its alarm; the same throttles without an earlier night do not', () => {
+    const table = [{ name: 'ledger', kind: 'dynamodb' }];
+    const DAY = 24 * 60;
+    const nightWindows = (days: number) => Array.from({ length: days }, (_, day) => [0, 5, 10].map((minute) => [at(START, day * DAY + minute), 900 + minute] as [string, number])).flat();
+    const alarm = [{ name: 'ledger-throttles', service: 'ledger', state: 'ALARM' as const, since: at(START, 2 * DAY + 11) }];
+    const recurring = diagnose(boardFrom({ services: table, alarms: alarm, metrics: [{ service: 'ledger', name: 'WriteThrottleEvents', points: nightWindows(3) }] }));
+    expect(recurring.draft.incident).toBe(false);
+    expect(recurring.draft.rootCause.summary).toMatch(/recurs on a schedule: WriteThrottleEvents at ledger/);
+    const tonightOnly = nightWindows(3).slice(6);
+    expect(diagnose(boardFrom({ services: table, alarms: alarm, metrics: [{ service: 'ledger', name: 'WriteThrottleEvents', points: tonightOnly }] })).draft.incident).toBe(true);
+  });
+
+  it('a stream reader whose iterator age peaked and falls steadily is catching up, and announced work at another user of the stream explains its readers\' load', () => {
+    const streamServices = [
+      { name: 'events', kind: 'other' },
+      { name: 'replayer', kind: 'ecs', dependsOn: ['events'] },
+      { name: 'reader', kind: 'lambda', dependsOn: ['events'] },
+    ];
+    const iteratorAge = (minute: number) => (minute < 30 ? 800 : minute < 80 ? (minute - 29) * 60_000 : 3_000_000 - (minute - 80) * 70_000);
+    const evidence = {
+      services: streamServices,
+      alarms: [{ name: 'events-iterator-age', service: 'events', state: 'ALARM' as const, since: at(START, 50) }],
+      metrics: [
+        { service: 'events', name: 'GetRecords.IteratorAgeMilliseconds', points: series(START, 120, iteratorAge) },
+        { service: 'reader', name: 'ConcurrentExecutions', points: series(START, 120, (minute) => (minute < 30 ? 6 : 16)) },
+      ],
+    };
+    const draining = diagnose(boardFrom({ ...evidence, metrics: [evidence.metrics[0]!] }));
+    expect(draining.draft.incident).toBe(false);
+    expect(draining.draft.rootCause.summary).toMatch(/draining, not stuck/);
+    // The reader working at full concurrency is harm until something explains it: here, a replay announced at the stream's other user.
+    expect(diagnose(boardFrom(evidence)).draft.incident).toBe(true);
+    const announced = { service: 'replayer', timestamp: at(START, 28), kind: 'other', summary: 'RunTask replayer: replay of yesterday, announced: iterator age alerts expected' };
+    expect(diagnose(boardFrom({ ...evidence, changes: [announced] })).draft.incident).toBe(false);
+    const growing = { ...evidence, metrics: [{ service: 'events', name: 'GetRecords.IteratorAgeMilliseconds', points: series(START, 120, (minute) => (minute < 30 ? 800 : (minute - 29) * 60_000)) }] };
+    expect(diagnose(boardFrom(growing)).draft.incident).toBe(true);
+  });
+  it('an error count that averages under one a period is stray errors; one error every period is a failure', () => {
+    const web = [{ name: 'web', kind: 'ecs' }];
+    const count = (valueAt: (minute: number) => number) => diagnose(boardFrom({ services: web, metrics: [{ service: 'web', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, valueAt) }] }));
+    expect(count((minute) => (minute >= 116 && minute % 2 === 0 ? 1 : 0)).draft.incident).toBe(false);
+    expect(count((minute) => (minute >= 100 ? 4 : 0)).draft.incident).toBe(true);
+  });
 });
