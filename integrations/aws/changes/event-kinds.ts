@@ -55,6 +55,7 @@ const kinds: Readonly<Record<string, ChangeKind>> = {
   RotateSecret: 'config',
   PutSecretValue: 'config',
   UpdateSecret: 'config',
+  UpdateSecretVersionStage: 'config',
   ModifyCacheParameterGroup: 'config',
   PutMetricAlarm: 'config',
 

@@ -18,7 +18,8 @@ export const getTraces = (environment: RecordedEnvironment) =>
       const services = [...byService.entries()].map(([service, list]) => {
         const durations = list.map((trace) => trace.durationMs).sort((a, b) => a - b);
         const segments = new Map<string, { durations: number[]; errors: string[] }>();
-        for (const segment of list.flatMap((trace) => trace.segments ?? [])) {
+        // A trace's segment for its own service is that service's work, not a call downstream.
+        for (const segment of list.flatMap((trace) => (trace.segments ?? []).filter((own) => own.service !== trace.service))) {
           const entry = segments.get(segment.service) ?? { durations: [], errors: [] };
           entry.durations.push(segment.durationMs);
           if (segment.error) entry.errors.push(segment.error);
