@@ -156,21 +156,30 @@ const providerWords = (board: EvidenceBoard, cause: IncidentCause): string | und
   return `${cause.root} is a third-party provider: calls${callers.length > 0 ? ` from ${callers.join(', ')}` : ''} to it ${what.join(' and ')}; our services fail where they depend on it.`;
 };
 
+/** Kinds that run code; anything else (a stream, a queue, a table) is a resource its users share. */
+const computeKinds = new Set(['ecs', 'eks', 'lambda', 'ec2']);
+
 /**
- * A record that fails the same way on every retry is a poison message; in a FIFO queue it also holds
- * back every later message of its message group (head-of-line blocking).
+ * A record that fails the same way on every retry is a poison message. Where it is read in order (a
+ * FIFO queue's message group, a stream's shard or partition) it also holds back every later record
+ * behind it (head-of-line blocking). Bad data written by `root` fails where it is read, so the
+ * readers of what `root` writes count too.
  */
 const poisonWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
-  if (cause.mechanism?.label !== 'bad data') return undefined;
+  if (cause.mechanism?.label !== 'bad data' && cause.category !== 'data') return undefined;
+  const kindOf = (name: string) => board.services?.find((node) => node.name === name)?.kind;
+  const carriers = [...neighboursOf(board, cause.root)].filter((name) => name !== cause.root && !computeKinds.has(kindOf(name) ?? ''));
+  const readers = new Set([cause.root, ...carriers.flatMap((name) => [...neighboursOf(board, name)].filter((reader) => computeKinds.has(kindOf(reader) ?? '')))]);
   const counts = new Map<string, number>();
-  for (const line of board.logs) if (line.service === cause.root && severityOf(line.level) >= 3) counts.set(line.message, (counts.get(line.message) ?? 0) + 1);
-  const repeated = [...counts.values()].some((count) => count >= 3);
-  if (!repeated) return undefined;
-  const near = neighboursOf(board, cause.root);
+  for (const line of board.logs) if (readers.has(line.service) && severityOf(line.level) >= 3) counts.set(line.message, (counts.get(line.message) ?? 0) + 1);
+  const repeated = [...counts.entries()].filter(([, count]) => count >= 3).map(([message]) => message);
+  if (repeated.length === 0) return undefined;
+  const near = new Set([...neighboursOf(board, cause.root), ...carriers]);
   const fifo = (board.services ?? []).some((node) => near.has(node.name) && /\.fifo\b/i.test(`${node.name} ${node.arn ?? ''}`)) || board.logs.some((line) => near.has(line.service) && /MessageGroupId/.test(line.message));
-  return fifo
-    ? 'The same record fails again on every retry (a poison message), and because its queue is a FIFO queue it holds back every later message of its message group (head-of-line blocking).'
-    : 'The same record fails again on every retry (a poison message).';
+  const stream = (board.services ?? []).some((node) => carriers.includes(node.name) && /:kinesis:|:kafka:/i.test(node.arn ?? '')) || repeated.some((message) => /\b(shard|partition)/i.test(message));
+  if (fifo) return 'The same record fails again on every retry (a poison message), and because its queue is a FIFO queue it holds back every later message of its message group (head-of-line blocking).';
+  if (stream) return 'The same record fails again on every retry (a poison message), and because its stream is read in order it holds back every later record of its shard or partition (head-of-line blocking).';
+  return 'The same record fails again on every retry (a poison message).';
 };
 
 /** Capacity removed just before the trouble (a scale-in, a lowered maximum): the service was left too small for its load. */
@@ -213,13 +222,25 @@ const redeliveryWords = (board: EvidenceBoard, cause: IncidentCause): string | u
 const secretWords = /secret|credential|api.?key|password|token/i;
 const newVersionWords = /rotat|version.?stage|PutSecretValue|UpdateSecret|new version/i;
 
-/** A secret moved to a new version just before the trouble: the credentials in use no longer match. */
-const rotatedSecretWords = (cause: IncidentCause): string | undefined => {
-  const change = cause.suspectChange;
-  if (!change || !secretWords.test(change.summary) || !newVersionWords.test(change.summary)) return undefined;
+/** How long before the trouble a secret's rotation is still its cause. */
+const ROTATION_WINDOW_MS = 2 * 60 * 60_000;
+
+/**
+ * A secret moved to a new version just before the trouble, by the root itself, next to it, or by
+ * another user of a secret it shares: the credentials in use no longer match.
+ */
+const rotatedSecretWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+  const kindOf = (name: string) => board.services?.find((node) => node.name === name)?.kind;
+  const shared = [...neighboursOf(board, cause.root)].filter((name) => name !== cause.root && !computeKinds.has(kindOf(name) ?? ''));
+  const near = new Set([...neighboursOf(board, cause.root), ...shared.flatMap((name) => [...neighboursOf(board, name)])]);
+  const rotated = (change: Change) => secretWords.test(change.summary) && newVersionWords.test(change.summary);
+  const change =
+    (cause.suspectChange && rotated(cause.suspectChange) ? cause.suspectChange : undefined) ??
+    board.changes.find((candidate) => near.has(candidate.service) && rotated(candidate) && candidate.at <= cause.rootOnset && cause.rootOnset - candidate.at <= ROTATION_WINDOW_MS);
+  if (!change) return undefined;
   return `A rotated secret: ${change.service} moved to a new secret version at ${iso(change.at)}, and the credentials in use no longer match it.`;
 };
 
 /** Plain words about how the fault works that need the wider evidence: a provider's failure, a poison message, a capacity cut, redelivered messages, a rotated secret. */
 export const circumstancesOf = (board: EvidenceBoard, cause: IncidentCause): string[] =>
-  [providerWords(board, cause), poisonWords(board, cause), capacityCutWords(board, cause), redeliveryWords(board, cause), rotatedSecretWords(cause)].filter((words): words is string => words !== undefined);
+  [providerWords(board, cause), poisonWords(board, cause), capacityCutWords(board, cause), redeliveryWords(board, cause), rotatedSecretWords(board, cause)].filter((words): words is string => words !== undefined);

@@ -55,6 +55,16 @@ describe('the summary names the mechanism in plain words', () => {
     expect(plain.draft.rootCause.summary).not.toMatch(/rotat/);
   });
 
+  it('a key rotated by another user of a shared secret just before the refusals is named a rotated secret', () => {
+    const evidence = {
+      services: [{ name: 'eta', kind: 'ecs', dependsOn: ['maps-key'] }, { name: 'maps-key', kind: 'other' }, { name: 'key-rotator', kind: 'lambda', dependsOn: ['maps-key'] }],
+      logs: failing('eta', 'maps POST /v2/route -> 401 Unauthorized invalid_api_key'),
+    };
+    const rotation = { service: 'key-rotator', timestamp: at(START, 55), kind: 'other', summary: 'RotateSecret prod/maps/api-key' };
+    expect(diagnose(boardFrom({ ...evidence, changes: [rotation] })).draft.rootCause.summary).toMatch(/A rotated secret: key-rotator moved to a new secret version/);
+    expect(diagnose(boardFrom(evidence)).draft.rootCause.summary).not.toMatch(/rotated secret/);
+  });
+
   it('the same record failing on every retry from a FIFO queue is a poison message blocking its group', () => {
     const diagnosis = diagnose(
       boardFrom({
@@ -65,6 +75,17 @@ describe('the summary names the mechanism in plain words', () => {
     expect(diagnosis.draft.rootCause.category).toBe('data');
     expect(diagnosis.draft.rootCause.summary).toMatch(/poison message/);
     expect(diagnosis.draft.rootCause.summary).toMatch(/FIFO queue .* message group \(head-of-line blocking\)/);
+  });
+
+  it('the same record failing on every retry from a stream shard is a poison message blocking its shard', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        services: [{ name: 'readings', kind: 'other' }, { name: 'detector', kind: 'lambda', dependsOn: ['readings'] }],
+        logs: failing('detector', 'failed to decode record shard=shardId-000000000002 seq=4965: invalid json'),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.category).toBe('data');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/poison message\), and because its stream is read in order it holds back every later record of its shard/);
   });
 
   it('a third party whose calls time out is named as a provider, not as a service of ours that fails', () => {
