@@ -1,6 +1,6 @@
 import type { EvidenceBoard } from './evidence-board.ts';
-import { callersOf } from './load-source.ts';
-import type { Signal } from './signals.ts';
+import { callersOf, dependenciesOf } from './service-map.ts';
+import { SAME_TIME_MS, type Signal } from './signals.ts';
 
 /**
  * Bad data is the fault of whoever wrote it. A consumer that cannot read a record from a queue,
@@ -15,9 +15,6 @@ const identifier = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+
 /** A record the consumer could not read: it would not parse or decode, or it was not what it should be. */
 const unreadable = /decod|pars(e|ing)|deserializ|unmarshal|SyntaxError|Unexpected (end|token)|malformed|invalid (json|record|payload|message|data)|corrupt|truncat|schema/i;
 
-/** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
-const SAME_TIME_MS = 2 * 60_000;
-
 const identifiersIn = (text: string): Set<string> => new Set(text.match(identifier) ?? []);
 
 export const producerOfBadData = (board: EvidenceBoard, consumer: string, current: readonly Signal[]): string | undefined => {
@@ -28,7 +25,7 @@ export const producerOfBadData = (board: EvidenceBoard, consumer: string, curren
     board.logs.filter((line) => line.service === consumer && line.at >= firstFailure - SAME_TIME_MS).flatMap((line) => [...identifiersIn(line.message)]),
   );
   if (items.size === 0) return undefined;
-  const carriers = board.services?.find((node) => node.name === consumer)?.dependsOn ?? [];
+  const carriers = dependenciesOf(board, consumer);
   const producers = [...new Set(carriers.flatMap((carrier) => callersOf(board, carrier)))].filter((name) => name !== consumer);
   // The record was written before it was read: only what a producer logged by the first failure counts.
   const wrote = producers.filter((producer) =>

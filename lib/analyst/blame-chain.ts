@@ -1,9 +1,7 @@
 import { causesIn } from './cause-signals.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
-import type { Signal } from './signals.ts';
-
-/** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
-const SAME_TIME_MS = 2 * 60_000;
+import { dependenciesOf } from './service-map.ts';
+import { SAME_TIME_MS, type Signal } from './signals.ts';
 
 /**
  * Follows the failure down the call graph from where it shows: at each step, the dependency whose
@@ -21,7 +19,7 @@ export const blameChain = (board: EvidenceBoard, current: readonly Signal[], sta
   const chain = [start];
   for (;;) {
     const node = chain.at(-1)!;
-    const callees = (board.services?.find((service) => service.name === node)?.dependsOn ?? []).filter((callee) => !chain.includes(callee) && !visited.includes(callee));
+    const callees = dependenciesOf(board, node).filter((callee) => !chain.includes(callee) && !visited.includes(callee));
     const failingOf = (callee: string) => {
       const own = current.filter((signal) => signal.service === callee);
       // Traces see the whole request path, so a failing segment counts whoever the trace started at;
@@ -29,7 +27,7 @@ export const blameChain = (board: EvidenceBoard, current: readonly Signal[], sta
       const failing = own.filter((signal) => signal.kind !== 'mentioned' && signal.substantial && !ownPoolWait.test(signal.text)).reduce((sum, signal) => sum + signal.strength, 0);
       return onsetOf(callee) <= onsetOf(node) + SAME_TIME_MS ? failing : 0;
     };
-    const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && current.some((signal) => signal.service === callee && signal.kind !== 'mentioned' && signal.kind !== 'trace'));
+    const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && showsOwnFault(current, callee));
     const scored = callees
       .map((callee) => {
         const about = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node);

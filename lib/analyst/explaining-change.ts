@@ -2,6 +2,7 @@ import { correlateChanges } from '../analysis/change-correlation.ts';
 import { categoryOfChange } from './cause-signals.ts';
 import { changeExplains, failureKindsOfChange } from './change-effects.ts';
 import type { Change, ServiceNode } from './evidence-board.ts';
+import { SAME_TIME_MS } from './signals.ts';
 
 /** How long before the trouble a change is still a suspect. */
 export const CHANGE_WINDOW_MS = 2 * 60 * 60_000;
@@ -38,8 +39,6 @@ export interface ChangeContext {
   rootStarved: boolean;
 }
 
-/** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
-const SAME_TIME_MS = 2 * 60_000;
 
 /** A change that could break something: any kind with a cause category, or a setting whose effects are known. */
 const couldBreak = (change: Change): boolean => categoryOfChange(change.kind) !== undefined || failureKindsOfChange(change).size > 0;

@@ -4,6 +4,7 @@ import { alertsOf, type Alert } from './alerts.ts';
 import { probingOf } from './client-error-probes.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { meaningOf } from './metric-semantics.ts';
+import { withSharedResourceUsers } from './service-map.ts';
 import { iso, isFault, neighboursOf, type Signal } from './signals.ts';
 
 /**
@@ -64,17 +65,12 @@ const retiredExplanation = (board: EvidenceBoard, service: string): Omit<Explana
   return tagged ? { service, why: `${service} is tagged as taken out of service` } : undefined;
 };
 
-/** Kinds that run code; anything else (a stream, a queue, a table, a bucket) is a resource its users share. */
-const computeKinds = new Set(['ecs', 'eks', 'lambda', 'ec2']);
-
 /**
  * Work announced shortly before `since` at or next to `service` (a load test, a window, a recurring
  * job), or at another user of a resource `service` uses: a replay into a stream is load on its readers.
  */
 const announcedExplanation = (board: EvidenceBoard, service: string, since: number): Omit<Explanation, 'subject'> | undefined => {
-  const kindOf = (name: string) => board.services?.find((node) => node.name === name)?.kind;
-  const shared = [...neighboursOf(board, service)].filter((name) => name !== service && !computeKinds.has(kindOf(name) ?? ''));
-  const near = new Set([...neighboursOf(board, service), ...shared.flatMap((name) => [...neighboursOf(board, name)])]);
+  const near = withSharedResourceUsers(board, service);
   const announced = board.changes.find(
     (change) => near.has(change.service) && announcedWork.test(change.summary) && change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS,
   );

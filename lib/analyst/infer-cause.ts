@@ -6,20 +6,19 @@ import { failureKindsIn } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
 import { blameChain } from './blame-chain.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
-import { callersOf, capacityBehind, clientToBlame, isStarved, kindOf, replicaSource, tenantsOf } from './load-source.ts';
+import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
+import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { judgeHealth, type Explanation } from './health-verdict.ts';
 import { labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
-import { calleesOf, collectSignals, isFault, windowOf, type Signal } from './signals.ts';
+import { calleesOf, collectSignals, isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
 
 /**
  * Infers what is wrong from the evidence board: whether there is an incident, where the fault
  * starts, the change that started it, and its mechanism. Writes no prose (write-finding.ts does).
  */
 
-/** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
-const SAME_TIME_MS = 2 * 60_000;
 
 export interface Affected {
   service: string;
@@ -234,7 +233,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     overloads: overload && !sharedQuotaWith ? loaded : undefined,
     starves: overload ? sharedQuotaWith : undefined,
     alternativeProvider:
-      kindOf(board, root) === 'external' && ((board.services ?? []).find((node) => node.name === callerOfRoot)?.dependsOn ?? []).some((name) => name !== root && kindOf(board, name) === 'external'),
+      kindOf(board, root) === 'external' && (callerOfRoot === undefined ? [] : dependenciesOf(board, callerOfRoot)).some((name) => name !== root && kindOf(board, name) === 'external'),
     alreadyRestarting: rootSignals.some((signal) => restartWords.test(signal.text)),
     unexplainedAlerts,
     soleCandidate: ranked.length === 1,
@@ -261,7 +260,7 @@ export const inferCause = (board: EvidenceBoard): CauseInference => {
   }
   // Unexplained alarms or errors: the alarms themselves and every error near them are the evidence.
   const alarmed = new Set([...health.unexplained.flatMap((alert) => (alert.service ? [alert.service] : [])), ...health.errorLines.map((line) => line.service)]);
-  const near = new Set([...alarmed].flatMap((service) => [service, ...((board.services ?? []).find((node) => node.name === service)?.dependsOn ?? [])]));
+  const near = new Set([...alarmed].flatMap((service) => [service, ...dependenciesOf(board, service)]));
   const raw = rawErrorSignals(board, near);
   const alarmSignals = signals.filter((signal) => signal.kind === 'alarm' && alarmed.has(signal.service)).map((signal) => ({ ...signal, kind: 'errors' as const, substantial: true }));
   const weak = [...faults.filter((signal) => near.has(signal.service)), ...raw, ...alarmSignals];

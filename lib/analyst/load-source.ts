@@ -3,7 +3,8 @@ import { startsWork } from './change-effects.ts';
 import { CLOSE_CHANGE_MS, suspectChangeFor } from './explaining-change.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { labelsAt } from './mechanism.ts';
-import { isFault, windowOf, type Signal } from './signals.ts';
+import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
+import { isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
 
 /**
  * Who generates the load on a resource, or holds it: the client whose demand or hold grew before
@@ -12,19 +13,13 @@ import { isFault, windowOf, type Signal } from './signals.ts';
 
 /** Kinds of service that hold state or queue work: when saturated, usually a client drove them there. */
 export const sharedResourceKinds = new Set(['rds', 'dynamodb', 'sqs', 'sns', 's3', 'elasticache', 'kinesis']);
-/** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
-const SAME_TIME_MS = 2 * 60_000;
 
-export const kindOf = (board: EvidenceBoard, service: string): string | undefined => board.services?.find((node) => node.name === service)?.kind;
-
-export const callersOf = (board: EvidenceBoard, service: string): string[] => (board.services ?? []).filter((node) => node.dependsOn.includes(service)).map((node) => node.name);
-
-/** Kinds that run code: they generate load and hold resources. Everything else in the map is a resource they use. */
-const computeKinds = new Set(['ecs', 'eks', 'lambda', 'ec2', 'external']);
+/** What generates load and holds resources: code we run, and a third party calling in. */
+const loadKinds = new Set([...computeKinds, 'external']);
 
 /** A resource several clients use: its capacity (connections, ports, request rate) is theirs to share. */
 export const isSharedCapacity = (board: EvidenceBoard, service: string): boolean =>
-  sharedResourceKinds.has(kindOf(board, service) ?? '') || (!computeKinds.has(kindOf(board, service) ?? 'ecs') && callersOf(board, service).length >= 2);
+  sharedResourceKinds.has(kindOf(board, service) ?? '') || (!loadKinds.has(kindOf(board, service) ?? 'ecs') && callersOf(board, service).length >= 2);
 
 const unconnected = (board: EvidenceBoard, service: string): boolean =>
   (board.services?.find((node) => node.name === service)?.dependsOn.length ?? 0) === 0 && callersOf(board, service).length === 0;
@@ -54,7 +49,7 @@ export const isStarved = (own: readonly Signal[]): boolean =>
  */
 export const capacityBehind = (board: EvidenceBoard, service: string, signals: readonly Signal[]): string | undefined => {
   if (!isStarved(signals.filter((signal) => signal.service === service))) return undefined;
-  const shared = (board.services?.find((node) => node.name === service)?.dependsOn ?? []).filter((callee) => isSharedCapacity(board, callee));
+  const shared = dependenciesOf(board, service).filter((callee) => isSharedCapacity(board, callee));
   if (shared.length === 1) return shared[0];
   const troubled = shared.filter((callee) => signals.some((signal) => signal.service === callee && signal.kind !== 'alarm'));
   return troubled.length === 1 ? troubled[0] : undefined;
@@ -65,7 +60,7 @@ export const capacityBehind = (board: EvidenceBoard, service: string, signals: r
  * the only other database of its kind whose load rose before the lag did.
  */
 export const replicaSource = (board: EvidenceBoard, replica: string, signals: readonly Signal[], lagOnset: number): string | undefined => {
-  const linked = (board.services?.find((node) => node.name === replica)?.dependsOn ?? []).find((name) => sharedResourceKinds.has(kindOf(board, name) ?? ''));
+  const linked = dependenciesOf(board, replica).find((name) => sharedResourceKinds.has(kindOf(board, name) ?? ''));
   if (linked) return linked;
   const kind = kindOf(board, replica);
   const loaded = (board.services ?? [])
@@ -142,7 +137,7 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
   if (labelsAt(rootSignals).some((label) => ownFaults.has(label))) return { tenants: [], coTenants: false };
   if (isSharedCapacity(board, root)) return { tenants: callersOf(board, root), coTenants: false };
   // A pool the map connects to nothing (an account's concurrency, a quota) is held by whoever reports the same measure of it.
-  if (!computeKinds.has(kind) && kind !== '' && unconnected(board, root)) return { tenants: sharersOf(board, root), coTenants: false };
+  if (!loadKinds.has(kind) && kind !== '' && unconnected(board, root)) return { tenants: sharersOf(board, root), coTenants: false };
   const throttled = labelsAt(rootSignals).includes('throttling');
   const ownSurge = rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial);
   if (!accountQuotaKinds.has(kind) || !throttled || ownSurge) return { tenants: [], coTenants: false };

@@ -3,6 +3,7 @@ import { causesIn } from './cause-signals.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
+import { computeKinds, kindOf, withSharedResourceUsers } from './service-map.ts';
 import { iso, neighboursOf, type Signal } from './signals.ts';
 
 /**
@@ -156,9 +157,6 @@ const providerWords = (board: EvidenceBoard, cause: IncidentCause): string | und
   return `${cause.root} is a third-party provider: calls${callers.length > 0 ? ` from ${callers.join(', ')}` : ''} to it ${what.join(' and ')}; our services fail where they depend on it.`;
 };
 
-/** Kinds that run code; anything else (a stream, a queue, a table) is a resource its users share. */
-const computeKinds = new Set(['ecs', 'eks', 'lambda', 'ec2']);
-
 /**
  * A record that fails the same way on every retry is a poison message. Where it is read in order (a
  * FIFO queue's message group, a stream's shard or partition) it also holds back every later record
@@ -167,9 +165,8 @@ const computeKinds = new Set(['ecs', 'eks', 'lambda', 'ec2']);
  */
 const poisonWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
   if (cause.mechanism?.label !== 'bad data' && cause.category !== 'data') return undefined;
-  const kindOf = (name: string) => board.services?.find((node) => node.name === name)?.kind;
-  const carriers = [...neighboursOf(board, cause.root)].filter((name) => name !== cause.root && !computeKinds.has(kindOf(name) ?? ''));
-  const readers = new Set([cause.root, ...carriers.flatMap((name) => [...neighboursOf(board, name)].filter((reader) => computeKinds.has(kindOf(reader) ?? '')))]);
+  const carriers = [...neighboursOf(board, cause.root)].filter((name) => name !== cause.root && !computeKinds.has(kindOf(board, name) ?? ''));
+  const readers = new Set([cause.root, ...carriers.flatMap((name) => [...neighboursOf(board, name)].filter((reader) => computeKinds.has(kindOf(board, reader) ?? '')))]);
   const counts = new Map<string, number>();
   for (const line of board.logs) if (readers.has(line.service) && severityOf(line.level) >= 3) counts.set(line.message, (counts.get(line.message) ?? 0) + 1);
   const repeated = [...counts.entries()].filter(([, count]) => count >= 3).map(([message]) => message);
@@ -230,9 +227,7 @@ const ROTATION_WINDOW_MS = 2 * 60 * 60_000;
  * another user of a secret it shares: the credentials in use no longer match.
  */
 const rotatedSecretWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
-  const kindOf = (name: string) => board.services?.find((node) => node.name === name)?.kind;
-  const shared = [...neighboursOf(board, cause.root)].filter((name) => name !== cause.root && !computeKinds.has(kindOf(name) ?? ''));
-  const near = new Set([...neighboursOf(board, cause.root), ...shared.flatMap((name) => [...neighboursOf(board, name)])]);
+  const near = withSharedResourceUsers(board, cause.root);
   const rotated = (change: Change) => secretWords.test(change.summary) && newVersionWords.test(change.summary);
   const change =
     (cause.suspectChange && rotated(cause.suspectChange) ? cause.suspectChange : undefined) ??

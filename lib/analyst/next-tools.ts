@@ -4,7 +4,8 @@ import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
 import { queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
-import { callersOf, isSharedCapacity } from './load-source.ts';
+import { isSharedCapacity } from './load-source.ts';
+import { callersOf } from './service-map.ts';
 
 
 /** How far either side of a suspect's troubled stretch the close look at its logs reaches. */

@@ -39,6 +39,9 @@ export const windowOf = (board: EvidenceBoard): Window | undefined => {
 };
 
 /** An epoch-ms time as ISO-8601, without the noise of zero milliseconds. */
+/** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
+export const SAME_TIME_MS = 2 * 60_000;
+
 export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
 /** A message quoted on one line (a stack trace's line breaks would split the summary), cut to `length`. */

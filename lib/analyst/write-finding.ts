@@ -4,6 +4,7 @@ import type { EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
 import { circumstancesOf } from './mechanism.ts';
 import { remediationFor, withRunbookStep } from './remediation-plan.ts';
+import { kindOf } from './service-map.ts';
 import { iso, type Signal } from './signals.ts';
 
 /**
@@ -15,8 +16,6 @@ import { iso, type Signal } from './signals.ts';
 const CONTEXT_WINDOW_MS = 2 * 60 * 60_000;
 
 const firstOf = (signals: readonly Signal[], kind: Signal['kind']): Signal | undefined => signals.filter((signal) => signal.kind === kind).sort((a, b) => a.at - b.at)[0];
-
-const kindOf = (board: EvidenceBoard, service: string): string | undefined => board.services?.find((node) => node.name === service)?.kind;
 
 const counted = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
 

@@ -1,0 +1,23 @@
+import type { EvidenceBoard } from './evidence-board.ts';
+import { neighboursOf } from './signals.ts';
+
+/** Reading the service map the evidence gives: what a service is, what it calls, who calls it. */
+
+/** Kinds that run code. Everything else in the map is a resource that code uses. */
+export const computeKinds: ReadonlySet<string> = new Set(['ecs', 'eks', 'lambda', 'ec2']);
+
+export const kindOf = (board: EvidenceBoard, service: string): string | undefined => board.services?.find((node) => node.name === service)?.kind;
+
+export const dependenciesOf = (board: EvidenceBoard, service: string): string[] => board.services?.find((node) => node.name === service)?.dependsOn ?? [];
+
+export const callersOf = (board: EvidenceBoard, service: string): string[] => (board.services ?? []).filter((node) => node.dependsOn.includes(service)).map((node) => node.name);
+
+/**
+ * `service`, its neighbours, and the other users of every resource next to it: what happens to a
+ * shared resource (a replay into a stream, a rotated secret) reaches everyone who uses it.
+ */
+export const withSharedResourceUsers = (board: EvidenceBoard, service: string): Set<string> => {
+  const near = neighboursOf(board, service);
+  const shared = [...near].filter((name) => name !== service && !computeKinds.has(kindOf(board, name) ?? ''));
+  return new Set([...near, ...shared.flatMap((name) => [...neighboursOf(board, name)])]);
+};
