@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alertsOf, reportsSymptom } from '../../lib/analyst/alerts.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { boardFrom, series } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
 const services = [{ name: 'web', kind: 'ecs', dependsOn: ['api'] }, { name: 'api', kind: 'ecs', dependsOn: ['db'] }, { name: 'db', kind: 'rds' }];

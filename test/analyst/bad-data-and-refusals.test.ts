@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { at, boardFrom, linesFrom, series, sorted } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
-const lines = (service: string, from: number, every: number, count: number, level: string, message: (index: number) => string) =>
-  Array.from({ length: count }, (_, index) => ({ service, timestamp: at(START, from + index * every), level, message: message(index) }));
-const sorted = <T extends { timestamp: string }>(items: T[]) => items.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+const lines = linesFrom(START);
 
 describe('bad data is the fault of whoever wrote it', () => {
   it('a consumer that cannot parse a record leads to the producer that logged the same item just before', () => {

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { at, boardFrom, linesFrom, series, sorted, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
-const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
-const lines = (service: string, from: number, every: number, count: number, level: string, message: (index: number) => string) =>
-  Array.from({ length: count }, (_, index) => ({ service, timestamp: at(START, from + index * every), level, message: message(index) }));
-const sorted = <T extends { timestamp: string }>(items: T[]) => items.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+const lines = linesFrom(START);
 
 describe('complaints that do not point at the callee they name', () => {
   it('a wait for a connection from the caller\'s own pool blames the caller (and its release), not the provider the connection is for', () => {

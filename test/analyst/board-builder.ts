@@ -29,3 +29,15 @@ export const at = (start: string, minutes: number): string => new Date(Date.pars
 /** One point a minute from `start`, the value from `valueAt(minute)`. */
 export const series = (start: string, minutes: number, valueAt: (minute: number) => number): [string, number][] =>
   Array.from({ length: minutes }, (_, minute) => [at(start, minute), valueAt(minute)]);
+
+/** A value that is `before` until minute `from` and `after` from then on. */
+export const step = (from: number, before: number, after: number) => (minute: number): number => (minute < from ? before : after);
+
+/** `count` log lines of one service from minute `from` after `start`, one every `every` minutes. */
+export const linesFrom =
+  (start: string) =>
+  (service: string, from: number, every: number, count: number, level: string, message: (index: number) => string) =>
+    Array.from({ length: count }, (_, index) => ({ service, timestamp: at(start, from + index * every), level, message: message(index) }));
+
+/** Records in time order, as the tools return them. */
+export const sorted = <T extends { timestamp: string }>(items: T[]): T[] => items.sort((a, b) => a.timestamp.localeCompare(b.timestamp));

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { changeExplains, failureKindsOfChange } from '../../lib/analyst/change-effects.ts';
 import type { Change } from '../../lib/analyst/evidence-board.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { at, boardFrom, series, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
-const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
 
 /** A service that works for an hour and a half, then fails with `message` every three minutes. */
 const worksThenFails = (service: string, message: string) => [

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { at, boardFrom, series, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
-const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
 
 describe('who generates the load on a shared resource', () => {
   it('a job that was silent and started just before the load rose is its source, and is slowed down, not scaled', () => {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { nextCalls } from '../../lib/analyst/next-tools.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { at, boardFrom, series, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
-const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
 const tools = ['query_logs', 'search_runbooks'].map((name) => ({ name, description: '', inputSchema: {} }));
 
 describe('the deep dive reads whoever generates the load on a shared capacity', () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { at, boardFrom, series, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
-const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
 
 describe('a throttled service whose own demand did not surge was starved by a co-tenant of its account quota', () => {
   it('a batch function that took the account\'s Lambda concurrency is slowed down, not the throttled function scaled', () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { at, boardFrom, series, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
-const step = (from: number, before: number, after: number) => (minute: number) => (minute < from ? before : after);
 
 describe('who is to blame for a saturated shared resource', () => {
   it('a client that only retries and waits on a throttled table shows the table\'s trouble: the table lacks capacity', () => {
