@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scenario, type Scenario } from '../lib/domain/scenario.ts';
 import { triggerKind } from '../lib/domain/trigger.ts';
+import { expectNoAnswerLeak } from './support/answer-leak.ts';
 
 // The holdout suites are scored, never tuned against: these checks guard their shape, not their answers.
 // `fresh/` is a second suite, written later and independently of the first.
@@ -50,11 +51,7 @@ const describeAnswerKeys = (all: Loaded[]) =>
     });
 
     it('does not leak the id, title or description to the agent', () => {
-      const visible = JSON.stringify({ trigger: raw.trigger, environment: raw.environment }).toLowerCase();
-      expect(visible).not.toContain(s.id.toLowerCase());
-      expect(visible).not.toContain(s.title.toLowerCase());
-      if (s.description) expect(visible).not.toContain(s.description.toLowerCase());
-      expect(visible).not.toMatch(/root[ -]?cause/);
+      expectNoAnswerLeak(raw, s);
     });
   });
 
