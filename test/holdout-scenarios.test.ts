@@ -7,9 +7,8 @@ import { triggerKind } from '../lib/domain/trigger.ts';
 import { expectNoAnswerLeak } from './support/answer-leak.ts';
 
 // The holdout suites are scored, never tuned against: these checks guard their shape, not their answers.
-// `fresh/` is a second suite, written later and independently of the first.
+// `fresh/` and `fresh2/` are later suites, each written independently of the ones before it.
 const holdoutDir = fileURLToPath(new URL('../scenarios/holdout/', import.meta.url));
-const freshDir = join(holdoutDir, 'fresh');
 
 interface Loaded {
   file: string;
@@ -66,9 +65,24 @@ const loadValid = (dir: string, label: string, names: string[]): Loaded[] =>
   });
 
 const files = jsonFiles(holdoutDir);
-const freshFiles = jsonFiles(freshDir);
 const all = loadValid(holdoutDir, 'scenarios/holdout/', files);
-const fresh = loadValid(freshDir, 'scenarios/holdout/fresh/', freshFiles);
+
+interface LaterSuite {
+  name: string;
+  dir: string;
+  label: string;
+  files: string[];
+  loaded: Loaded[];
+}
+
+const laterSuite = (name: string): LaterSuite => {
+  const dir = join(holdoutDir, name);
+  const label = `scenarios/holdout/${name}/`;
+  const names = jsonFiles(dir);
+  return { name, dir, label, files: names, loaded: loadValid(dir, label, names) };
+};
+
+const laterSuites = [laterSuite('fresh'), laterSuite('fresh2')];
 
 describe('holdout scenarios', () => {
   it.each(files)('%s parses with the scenario schema', (file) => {
@@ -102,32 +116,37 @@ describe('holdout scenarios', () => {
   describeAnswerKeys(all);
 });
 
-describe('fresh holdout scenarios', () => {
-  it.each(freshFiles)('%s parses with the scenario schema', (file) => {
-    expect(() => load(freshDir, 'scenarios/holdout/fresh/', file)).not.toThrow();
+const describeLaterSuite = ({ name, dir, label, files: names, loaded }: LaterSuite) =>
+  describe(`${name} holdout scenarios`, () => {
+    it.each(names)('%s parses with the scenario schema', (file) => {
+      expect(() => load(dir, label, file)).not.toThrow();
+    });
+
+    it('has at least 20 scenarios', () => {
+      expect(loaded.length).toBeGreaterThanOrEqual(20);
+    });
+
+    it('ids equal the file name and are unique across all holdout suites', () => {
+      for (const { file, parsed } of loaded) expect(`${parsed.id}.json`).toBe(file);
+      const ids = loaded.map(({ parsed }) => parsed.id);
+      const otherSuites = [all, ...laterSuites.filter((suite) => suite.name !== name).map((suite) => suite.loaded)];
+      const elsewhere = new Set(otherSuites.flat().map(({ parsed }) => parsed.id));
+      const repeated = ids.filter((id, index) => ids.indexOf(id) !== index || elsewhere.has(id));
+      expect(repeated, `ids of ${label} used twice or in another holdout suite: ${repeated.join(', ')}`).toEqual([]);
+    });
+
+    it('has at least 20% healthy controls', () => {
+      const controls = loaded.filter(({ parsed }) => !parsed.truth.incident);
+      expect(controls.length / loaded.length).toBeGreaterThanOrEqual(0.2);
+      for (const { parsed } of controls) expect(isControlCategory(parsed.truth.rootCause?.category)).toBe(true);
+    });
+
+    it('uses all four trigger kinds', () => {
+      const kinds = new Set(loaded.map(({ parsed }) => triggerKind(parsed.trigger)));
+      expect([...kinds].sort()).toEqual(['cloudwatchAlarm', 'pagerduty', 'question', 'schedule']);
+    });
+
+    describeAnswerKeys(loaded);
   });
 
-  it('has at least 20 scenarios', () => {
-    expect(fresh.length).toBeGreaterThanOrEqual(20);
-  });
-
-  it('ids equal the file name and are unique across both holdout suites', () => {
-    for (const { file, parsed } of fresh) expect(`${parsed.id}.json`).toBe(file);
-    const ids = [...all, ...fresh].map(({ parsed }) => parsed.id);
-    const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
-    expect(repeated, `ids used in both scenarios/holdout/ and scenarios/holdout/fresh/: ${repeated.join(', ')}`).toEqual([]);
-  });
-
-  it('has at least 20% healthy controls', () => {
-    const controls = fresh.filter(({ parsed }) => !parsed.truth.incident);
-    expect(controls.length / fresh.length).toBeGreaterThanOrEqual(0.2);
-    for (const { parsed } of controls) expect(isControlCategory(parsed.truth.rootCause?.category)).toBe(true);
-  });
-
-  it('uses all four trigger kinds', () => {
-    const kinds = new Set(fresh.map(({ parsed }) => triggerKind(parsed.trigger)));
-    expect([...kinds].sort()).toEqual(['cloudwatchAlarm', 'pagerduty', 'question', 'schedule']);
-  });
-
-  describeAnswerKeys(fresh);
-});
+for (const suite of laterSuites) describeLaterSuite(suite);
