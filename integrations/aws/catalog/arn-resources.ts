@@ -82,7 +82,8 @@ export const dimensionsOfArn = (arn: string): Record<string, string>[] => {
     case 'sqs':
       return [{ QueueName: resource }];
     case 'sns':
-      return [{ TopicName: resource }];
+      // A subscription (`topic:subscription-id`) is measured under its topic.
+      return [{ TopicName: resource.split(':')[0] ?? resource }];
     case 'apigateway': {
       const id = /\/(?:restapis|apis)\/([^/]+)/.exec(resource)?.[1];
       return id ? [{ ApiId: id }, { ApiName: id }] : [];
@@ -99,7 +100,37 @@ export const dimensionsOfArn = (arn: string): Record<string, string>[] => {
       return [{ BucketName: resource }];
     case 'ec2':
       if (resource.startsWith('instance/')) return [{ InstanceId: lastSegment(resource) }];
+      if (resource.startsWith('natgateway/')) return [{ NatGatewayId: lastSegment(resource) }];
+      if (resource.startsWith('transit-gateway/')) return [{ TransitGateway: lastSegment(resource) }];
       return resource.startsWith('volume/') ? [{ VolumeId: lastSegment(resource) }] : [];
+    case 'wafv2': {
+      // `global/webacl/<name>/<id>` or `regional/webacl/<name>/<id>`: WAF publishes by the ACL's name.
+      const name = /^(?:global|regional)\/webacl\/([^/]+)\//.exec(resource)?.[1];
+      return name ? [{ WebACL: name }] : [];
+    }
+    case 'kms':
+      return resource.startsWith('key/') ? [{ KeyId: lastSegment(resource) }] : [];
+    case 'route53':
+      if (resource.startsWith('hostedzone/')) return [{ HostedZoneId: lastSegment(resource) }];
+      return resource.startsWith('healthcheck/') ? [{ HealthCheckId: lastSegment(resource) }] : [];
+    case 'acm':
+      return resource.startsWith('certificate/') ? [{ CertificateArn: arn }] : [];
+    case 'events': {
+      // `rule/<name>` on the default bus, `rule/<bus>/<name>` on another.
+      if (!resource.startsWith('rule/')) return [];
+      const [, first, second] = resource.split('/');
+      return second ? [{ EventBusName: first ?? '', RuleName: second }] : [{ RuleName: first ?? '' }];
+    }
+    case 'kinesis':
+      return resource.startsWith('stream/') ? [{ StreamName: lastSegment(resource) }] : [];
+    case 'firehose':
+      return resource.startsWith('deliverystream/') ? [{ DeliveryStreamName: lastSegment(resource) }] : [];
+    case 'states':
+      return resource.startsWith('stateMachine:') ? [{ StateMachineArn: arn }] : [];
+    case 'kafka': {
+      const name = /^cluster\/([^/]+)\//.exec(resource)?.[1];
+      return name ? [{ 'Cluster Name': name }] : [];
+    }
     case 'es':
       return resource.startsWith('domain/') ? [{ DomainName: lastSegment(resource) }] : [];
     case 'synthetics':
@@ -108,8 +139,13 @@ export const dimensionsOfArn = (arn: string): Record<string, string>[] => {
       const name = /autoScalingGroupName\/(.+)$/.exec(resource)?.[1];
       return name ? [{ AutoScalingGroupName: name }] : [];
     }
-    case 'elasticache':
-      return [{ ReplicationGroupId: lastSegment(resource) }];
+    case 'elasticache': {
+      // `cluster:<id>` is one node group's cache cluster, `replicationgroup:<id>` the whole group.
+      const [type, id] = resource.split(':');
+      if (!id) return [];
+      if (type === 'cluster') return [{ CacheClusterId: id }];
+      return type === 'replicationgroup' ? [{ ReplicationGroupId: id }] : [];
+    }
     default:
       return [];
   }

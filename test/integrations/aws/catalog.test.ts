@@ -119,6 +119,39 @@ describe('the tagged service catalog', () => {
     expect(dimensionsOfArn('arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/pub/2d4f')).toEqual([{ LoadBalancer: 'app/pub/2d4f' }]);
     expect(kindOfArn('arn:aws:apigateway:us-east-1::/restapis/k3v9q2m7xa')).toBe('apigateway');
   });
+
+  it('derives the dimensions of resources that are a service without being compute: web ACLs, keys, NAT gateways, zones, caches, certificates, rules, streams', () => {
+    const cases: [string, Record<string, string>[]][] = [
+      ['arn:aws:wafv2:us-east-1:123456789012:global/webacl/edge-acl/8c3e1f02-7b5d-4a96-b0e4-2d6f9a1c3e57', [{ WebACL: 'edge-acl' }]],
+      ['arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/portal-acl/2f0e4c1a-9b3d-4e7f-8a6c-5d1b0e9f3a72', [{ WebACL: 'portal-acl' }]],
+      ['arn:aws:kms:eu-west-1:123456789012:key/5d1e7c90-3b2a-4f86-a0d4-e91c27b6f843', [{ KeyId: '5d1e7c90-3b2a-4f86-a0d4-e91c27b6f843' }]],
+      ['arn:aws:ec2:us-east-1:123456789012:natgateway/nat-0b7e41c9a2d35f086', [{ NatGatewayId: 'nat-0b7e41c9a2d35f086' }]],
+      ['arn:aws:route53:::hostedzone/Z0448123ABCDEF', [{ HostedZoneId: 'Z0448123ABCDEF' }]],
+      ['arn:aws:elasticache:us-east-1:123456789012:cluster:fare-cache-0001-001', [{ CacheClusterId: 'fare-cache-0001-001' }]],
+      ['arn:aws:elasticache:us-east-1:123456789012:replicationgroup:sessions', [{ ReplicationGroupId: 'sessions' }]],
+      ['arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b', [{ CertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' }]],
+      ['arn:aws:events:us-east-1:123456789012:rule/nightly-export', [{ RuleName: 'nightly-export' }]],
+      ['arn:aws:events:us-east-1:123456789012:rule/orders-bus/order-placed', [{ EventBusName: 'orders-bus', RuleName: 'order-placed' }]],
+      ['arn:aws:sns:us-east-1:123456789012:order-confirmed:0b1c2d3e-4f5a-6b7c-8d9e-0f1a2b3c4d5e', [{ TopicName: 'order-confirmed' }]],
+      ['arn:aws:kinesis:us-east-1:123456789012:stream/trip-events', [{ StreamName: 'trip-events' }]],
+    ];
+    for (const [arn, dimensions] of cases) expect(dimensionsOfArn(arn), arn).toEqual(dimensions);
+  });
+
+  it('gives a WAF, KMS or NAT gateway metric to the service its tagged resource belongs to', async () => {
+    tagging.on(GetResourcesCommand).resolves({
+      ResourceTagMappingList: [
+        { ResourceARN: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/claims-edge-acl/8c3e1f02-7b5d-4a96-b0e4-2d6f9a1c3e57', Tags: [tag('service', 'claims-web-acl')] },
+        { ResourceARN: 'arn:aws:kms:eu-west-1:123456789012:key/5d1e7c90-3b2a-4f86-a0d4-e91c27b6f843', Tags: [tag('service', 'webhook-env-key')] },
+        { ResourceARN: 'arn:aws:ec2:us-east-1:123456789012:natgateway/nat-0b7e41c9a2d35f086', Tags: [tag('service', 'egress-nat')] },
+      ],
+    });
+    const subject = catalog();
+    await expect(subject.serviceOfDimensions({ WebACL: 'claims-edge-acl', Rule: 'AWS-AWSManagedRulesCommonRuleSet' })).resolves.toBe('claims-web-acl');
+    await expect(subject.serviceOfDimensions({ KeyId: '5d1e7c90-3b2a-4f86-a0d4-e91c27b6f843' })).resolves.toBe('webhook-env-key');
+    await expect(subject.serviceOfDimensions({ NatGatewayId: 'nat-0b7e41c9a2d35f086' })).resolves.toBe('egress-nat');
+    await expect(subject.serviceOfDimensions({ NatGatewayId: 'nat-0000000000000000' })).resolves.toBeUndefined();
+  });
 });
 
 describe('the tagged catalog over the emulated account of every bundled scenario', () => {
