@@ -85,7 +85,10 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     const onPath = chain.includes(link) || usedOnPath.includes(link);
     // Off the path, only what the change can break connects it: its kind alone is too weak a tie.
     const effectMatches = changeExplains(change, evidenceKinds) || (onPath && category !== undefined && evidenceCategories.has(category));
-    if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'effect matches' }];
+    // A change whose kind is itself the failure's class (an IAM change before access denied, a network change before timeouts)
+    // ties it more firmly than one whose wording only touches it (a CDN's response-headers policy before 403s).
+    const kindMatches = category !== undefined && evidenceCategories.has(category) && category !== 'config';
+    if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0) + (kindMatches ? 1 : 0), because: 'effect matches' }];
     if (!onPath || category === undefined || rootStarved) return [];
     if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own change' }];
     if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS) return [{ link, change, weight: closeness, because: 'caller changed' }];

@@ -1,3 +1,4 @@
+import { detectOnset } from '../analysis/onset.ts';
 import { causesIn } from './cause-signals.ts';
 import { startsWork } from './change-effects.ts';
 import { CLOSE_CHANGE_MS, suspectChangeFor } from './explaining-change.ts';
@@ -82,6 +83,13 @@ export const clientToBlame = (
   clients: readonly string[],
 ): { service: string; change?: Change; overload?: boolean } | undefined => {
   const resourceOnset = onsetOf(resource);
+  // What the resource says about who uses it outranks what the clients that fail with it report.
+  const named = clientNamedByResource(board, resource, clients);
+  if (named) {
+    const troubleAtClients = Math.min(...clients.map(onsetOf));
+    const since = named.since ?? (Number.isFinite(troubleAtClients) ? troubleAtClients : resourceOnset);
+    return { service: named.service, change: suspectChangeFor(board.changes, new Set([named.service]), since), overload: true };
+  }
   // Load comes before exhaustion: work launched just before the load rose (a task fleet started, a
   // backfill, a load test), at a client or by whoever feeds it, is that load, whatever the clients
   // that fail with the resource report. The load dates from the resource's demand rising, or else
@@ -118,6 +126,44 @@ export const clientToBlame = (
   if (change && resourceOnset - change.at <= CLOSE_CHANGE_MS) return { service: change.service, change };
   const job = jobStartedBefore(board, clients, loadOnset(signals, resource, resourceOnset));
   return job ? { service: job, overload: true } : undefined;
+};
+
+/** A statement's verb and table: what a database's account of its load and a client's own log both name. */
+const statementPattern = /\b(?:select\b[^;]{0,300}?\bfrom|update|delete\s+from|insert\s+into)\s+[`"]?([a-z_][\w.]*)/gi;
+
+/** The first statement a line names, as `verb table` (`select listings`, `update loyalty_points`). */
+const firstStatement = (text: string): string | undefined => {
+  const match = [...text.matchAll(statementPattern)][0];
+  return match ? `${match[0].split(/\s+/)[0]!.toLowerCase()} ${match[1]!.toLowerCase()}` : undefined;
+};
+
+const statementsIn = (text: string): string[] =>
+  [...text.matchAll(statementPattern)].map((match) => `${match[0].split(/\s+/)[0]!.toLowerCase()} ${match[1]!.toLowerCase()}`);
+
+/** A share that at least doubled has grown, not wandered. */
+const GREW_FACTOR = 1;
+
+/**
+ * The resource's own account of who loads or holds it. A measure of it broken down by client (a
+ * dimension whose value is a client's name: connections by application, requests by caller) that
+ * at least doubled names that client, from when its share began to grow. A database's account of
+ * its heaviest work (a top-SQL or slow-query line) names a statement; the one client whose own logs
+ * issue the same statement (verb and table) is the one loading it.
+ */
+export const clientNamedByResource = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number } | undefined => {
+  const grown = clients.flatMap((client) =>
+    board.series
+      .filter((series) => series.service === resource && Object.values(series.dimensions ?? {}).includes(client))
+      .flatMap((series) => {
+        const onset = detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+        return onset && onset.direction === 'up' && onset.relativeChange >= GREW_FACTOR ? [{ service: client, since: onset.at }] : [];
+      }),
+  );
+  if (new Set(grown.map((item) => item.service)).size === 1) return grown[0];
+  const heaviest = new Set(board.logs.filter((line) => line.service === resource).flatMap((line) => firstStatement(line.message) ?? []));
+  if (heaviest.size === 0) return undefined;
+  const issuers = clients.filter((client) => board.logs.some((line) => line.service === client && statementsIn(line.message).some((statement) => heaviest.has(statement))));
+  return issuers.length === 1 ? { service: issuers[0]! } : undefined;
 };
 
 /**

@@ -163,7 +163,8 @@ const metricSignals = (board: EvidenceBoard): Signal[] =>
     const label = `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
     const base = { service: series.service, ref: series.ref, text: label };
     const exhaustion = exhaustionOf(series, points);
-    if (exhaustion) return [{ ...base, ...exhaustion }];
+    // A run toward a limit that began partway through the window (flat, then a ramp) dates from the ramp, not from the window's start.
+    if (exhaustion) return [{ ...base, ...exhaustion, ...(onset && isBadShift(series.name, onset.direction) ? { at: onset.at } : {}) }];
     if (onset) {
       const change = `${series.name} at ${series.service} went ${onset.direction} from ${round(onset.baseline)} to ${round(onset.level)} at ${iso(onset.at)}${onset.recoveredAt ? `, back by ${iso(onset.recoveredAt)}` : ''}`;
       const common = { ...base, at: onset.at, strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined, description: change };

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+
+/** A CDN whose 403 rate (a percentage, measured from minute 30) ramps up from minute 45, in front of a bucket; both changed shortly before. */
+const forbiddenAtTheEdge = (changes: { service: string; timestamp: string; kind: string; summary: string }[]) =>
+  diagnose(
+    boardFrom({
+      brief: 'CloudWatch alarm "cdn-4xx-rate" is in ALARM',
+      services: [
+        { name: 'web', kind: 'ecs', dependsOn: ['cdn'] },
+        { name: 'cdn', kind: 'cloudfront', dependsOn: ['media'] },
+        { name: 'media', kind: 's3' },
+      ],
+      alarms: [{ name: 'cdn-4xx-rate', service: 'cdn', state: 'ALARM', since: at(START, 55) }],
+      changes,
+      metrics: [{ service: 'cdn', name: '4xxErrorRate', unit: 'Percent', points: series(at(START, 30), 50, (minute) => (minute < 15 ? 0.4 : 0.4 + (minute - 15) * 1.2)) }],
+      logs: Array.from({ length: 12 }, (_, index) => ({ service: 'cdn', timestamp: at(START, 50 + index * 2), level: 'ERROR', message: `GET /items/${index}/hero.webp 403 x-edge-detailed-result-type=Error AccessDenied` })),
+    }),
+  );
+
+describe('a change whose kind is the failure class ties it more firmly than one whose wording touches it', () => {
+  it("a bucket's IAM policy change, not the CDN's response-headers policy change, explains the CDN's 403s", () => {
+    const diagnosis = forbiddenAtTheEdge([
+      { service: 'cdn', timestamp: at(START, 33), kind: 'config', summary: 'UpdateDistribution: attach response headers policy security-headers-v2' },
+      { service: 'media', timestamp: at(START, 41), kind: 'iam', summary: 'PutBucketPolicy on media (security baseline v7)' },
+    ]);
+    expect(diagnosis.root).toBe('media');
+    expect(diagnosis.category).toBe('permissions');
+  });
+
+  it('a ramp toward the limit is dated from where it begins, so a change before the ramp still explains it', () => {
+    const diagnosis = forbiddenAtTheEdge([{ service: 'media', timestamp: at(START, 41), kind: 'iam', summary: 'PutBucketPolicy on media (security baseline v7)' }]);
+    expect(diagnosis.suspectChange?.summary).toContain('PutBucketPolicy');
+  });
+});
