@@ -6,7 +6,7 @@ import {
   type MetricAlarm,
   type MetricDataQuery,
 } from '@aws-sdk/client-cloudwatch';
-import { getMetricsContract, type MetricSeriesSummary } from '../../../lib/tools/contracts/get-metrics.ts';
+import { earlierWindows, getMetricsContract, MAX_SERIES_POINTS, summarizedPoints, type EarlierDay, type MetricSeriesSummary } from '../../../lib/tools/contracts/get-metrics.ts';
 import { noData } from '../../../lib/tools/contracts/shared-inputs.ts';
 import { implementTool } from '../../../lib/tools/tool.ts';
 import { deniedReason, isAccessDenied } from '../api-errors.ts';
@@ -17,8 +17,8 @@ import { alarmDimensionSets, describeAllAlarms, serviceOfAlarm } from './list-al
 
 /** GetMetricData takes at most 500 queries a call. */
 export const MAX_QUERIES_PER_CALL = 500;
-/** Points per series the model reads, as the scenario tool shows them. */
-const MAX_POINTS = 90;
+/** GetMetricData's end is exclusive: a second past a window's end keeps the datapoint stamped at it. */
+const INCLUSIVE_END_MS = 1000;
 /** Series per answer: alarms' metrics first, then each namespace's key metrics, then the rest. */
 const MAX_SERIES = 60;
 /** Series read to fill the answer: many listed metrics have no data in the window. */
@@ -72,15 +72,8 @@ const rankOf = (namespace: string, name: string): number => {
   return namespace.startsWith('AWS/') ? 3 : 2;
 };
 
-/** Keeps every k-th point so long series stay readable; the last point is always kept (as the scenario tool does). */
-const downsample = <T>(points: readonly T[]): T[] => {
-  if (points.length <= MAX_POINTS) return [...points];
-  const step = Math.ceil(points.length / MAX_POINTS);
-  return points.filter((_, index) => index % step === 0 || index === points.length - 1);
-};
-
-/** A period that gives about MAX_POINTS points over the window, in whole minutes. */
-const periodFor = (windowMinutes: number): number => Math.max(60, Math.ceil((windowMinutes * 60) / MAX_POINTS / 60) * 60);
+/** A period that gives about as many points over the window as the model reads, in whole minutes. */
+const periodFor = (windowMinutes: number): number => Math.max(60, Math.ceil((windowMinutes * 60) / MAX_SERIES_POINTS / 60) * 60);
 
 /** An alarm's own queries (metric math included), with ids made unique across alarms and expressions rewritten to match. */
 const alarmQueries = (alarm: MetricAlarm, index: number, period: number): { queries: MetricDataQuery[]; id: string; name: string } | undefined => {
@@ -178,23 +171,40 @@ const fetchSeries = async (client: CloudWatchClient, wanted: readonly Wanted[], 
   return fetched;
 };
 
-const toSummary = (wanted: Wanted, fetched: FetchedSeries, periodSeconds: number): MetricSeriesSummary => {
-  const points = fetched.timestamps
-    .map((timestamp, index) => [timestamp.getTime(), fetched.values[index] ?? Number.NaN] as const)
+/** A query's datapoints, oldest first, without the gaps CloudWatch reports as missing values. */
+const pointsOf = (fetched: FetchedSeries | undefined): [string, number][] =>
+  (fetched?.timestamps ?? [])
+    .map((timestamp, index) => [timestamp.getTime(), fetched?.values[index] ?? Number.NaN] as const)
     .filter(([, value]) => Number.isFinite(value))
     .sort(([a], [b]) => a - b)
     .map(([timestamp, value]): [string, number] => [isoOf(timestamp), value]);
-  const values = points.map(([, value]) => value);
-  return {
-    service: wanted.service,
-    name: wanted.name,
-    ...(wanted.namespace ? { namespace: wanted.namespace } : {}),
-    ...(wanted.dimensions ? { dimensions: wanted.dimensions } : {}),
-    ...(wanted.stat ? { stat: wanted.stat } : {}),
-    periodSeconds,
-    stats: { min: Math.min(...values), max: Math.max(...values), first: values[0], last: values.at(-1), count: values.length },
-    points: downsample(points),
-  };
+
+const toSummary = (wanted: Wanted, points: readonly [string, number][], periodSeconds: number): MetricSeriesSummary => ({
+  service: wanted.service,
+  name: wanted.name,
+  ...(wanted.namespace ? { namespace: wanted.namespace } : {}),
+  ...(wanted.dimensions ? { dimensions: wanted.dimensions } : {}),
+  ...(wanted.stat ? { stat: wanted.stat } : {}),
+  periodSeconds,
+  ...summarizedPoints(points),
+});
+
+/** Each series over the same window 1..days days earlier: one GetMetricData pass per day, a day without data left out. */
+const earlierDaysOf = async (
+  client: CloudWatchClient,
+  wanted: readonly Wanted[],
+  window: { start: number; end: number },
+  days: number,
+): Promise<Map<string, EarlierDay[]>> => {
+  const byId = new Map<string, EarlierDay[]>();
+  for (const { daysBefore, start, end } of earlierWindows(window, days)) {
+    const fetched = await fetchSeries(client, wanted, new Date(start), new Date(end + INCLUSIVE_END_MS));
+    for (const item of wanted) {
+      const points = pointsOf(fetched.get(item.id));
+      if (points.length > 0) byId.set(item.id, [...(byId.get(item.id) ?? []), { daysBefore, ...summarizedPoints(points) }]);
+    }
+  }
+  return byId;
 };
 
 export const getMetrics = ({ clients, catalog }: AwsToolDependencies) =>
@@ -273,20 +283,23 @@ export const getMetrics = ({ clients, catalog }: AwsToolDependencies) =>
       if (chosen.length === 0) {
         return { summary: `no CloudWatch metrics found for ${input.service ?? 'the catalog\'s services'}`, data: { available: true as const, series: [] } };
       }
-      let fetched: Map<string, FetchedSeries>;
+      const window = { start: context.now.getTime() - input.sinceMinutes * 60_000, end: context.now.getTime() };
+      let withData: { item: Wanted; points: [string, number][] }[];
+      let earlierDays = new Map<string, EarlierDay[]>();
       try {
-        // The end is exclusive: a second past the clock keeps the datapoint stamped at it.
-        fetched = await fetchSeries(cloudwatch, chosen, new Date(context.now.getTime() - input.sinceMinutes * 60_000), new Date(context.now.getTime() + 1000));
+        const fetched = await fetchSeries(cloudwatch, chosen, new Date(window.start), new Date(window.end + INCLUSIVE_END_MS));
+        withData = chosen.map((item) => ({ item, points: pointsOf(fetched.get(item.id)) })).filter(({ points }) => points.length > 0);
+        if (withData.length > MAX_SERIES) notes.push(`${withData.length - MAX_SERIES} less telling series left out; ask by service or name to see them`);
+        withData = withData.slice(0, MAX_SERIES);
+        if (input.compareDaysBefore) earlierDays = await earlierDaysOf(cloudwatch, withData.map(({ item }) => item), window, input.compareDaysBefore);
       } catch (error) {
         if (isAccessDenied(error)) return noData('metric data could not be read', deniedReason('cloudwatch:GetMetricData', error));
         throw error;
       }
-      const withData = chosen.flatMap((item) => {
-        const result = fetched.get(item.id);
-        return result && result.values.length > 0 ? [toSummary(item, result, period)] : [];
+      const series = withData.map(({ item, points }) => {
+        const earlier = earlierDays.get(item.id);
+        return { ...toSummary(item, points, period), ...(earlier ? { earlierDays: earlier } : {}) };
       });
-      const series = withData.slice(0, MAX_SERIES);
-      if (withData.length > series.length) notes.push(`${withData.length - series.length} less telling series left out; ask by service or name to see them`);
       const summary = [`${series.length} metric series`, ...notes].join('; ');
       return { summary, data: { available: true as const, series } };
     },

@@ -155,10 +155,13 @@ const getMetricData = (input: GetMetricDataCommandInput, environment: RecordedEn
           points: [] as [string, number][],
         };
       }
-      // A scenario may record one metric under several statistics: the asked one, else the one recorded.
+      // A scenario may record one metric under several statistics (the asked one answers, else any
+      // recorded), and at several resolutions over different spans (a fine recent series beside an
+      // hourly history): the first recording with data in the asked window answers it.
       const recorded = metrics.filter((metric) => metric.namespace === wanted.Namespace && metric.name === wanted.MetricName && sameDimensions(wanted.Dimensions, metric.dimensions));
-      const series = recorded.find((metric) => metric.stat === query.MetricStat?.Stat) ?? recorded[0];
-      const points = (series?.points ?? []).filter(([timestamp]) => toMillis(timestamp) >= start && toMillis(timestamp) < end);
+      const asked = recorded.filter((metric) => metric.stat === query.MetricStat?.Stat);
+      const inWindow = (series: EmulatedMetric) => series.points.filter(([timestamp]) => toMillis(timestamp) >= start && toMillis(timestamp) < end);
+      const points = (asked.length > 0 ? asked : recorded).map(inWindow).find((candidate) => candidate.length > 0) ?? [];
       return { result: { Id: query.Id, Label: query.Label ?? wanted.MetricName, StatusCode: 'Complete' as const }, points: ascending ? points : [...points].reverse() };
     });
   // Datapoints are paged across all queries in order; a query's points may span pages, as on CloudWatch.

@@ -1,16 +1,13 @@
-import { getMetricsContract } from '../../../lib/tools/contracts/get-metrics.ts';
+import { toMillis } from '../../../lib/domain/time.ts';
+import { earlierWindows, getMetricsContract, summarizedPoints, type EarlierDay } from '../../../lib/tools/contracts/get-metrics.ts';
 import { implementTool } from '../../../lib/tools/tool.ts';
 import { serviceMatches, type RecordedEnvironment } from '../recorded-environment.ts';
-import { noData, sinceMinutes } from '../../../lib/tools/contracts/shared-inputs.ts';
+import { noData } from '../../../lib/tools/contracts/shared-inputs.ts';
 
-const MAX_POINTS = 90;
+type Point = [string, number];
 
-/** Keeps every k-th point so long series stay readable; the last point is always kept. */
-const downsample = <T>(points: readonly T[]): T[] => {
-  if (points.length <= MAX_POINTS) return [...points];
-  const step = Math.ceil(points.length / MAX_POINTS);
-  return points.filter((_, index) => index % step === 0 || index === points.length - 1);
-};
+const within = (points: readonly Point[], start: number, end: number): Point[] =>
+  points.filter(([timestamp]) => toMillis(timestamp) >= start && toMillis(timestamp) <= end);
 
 export const getMetrics = (environment: RecordedEnvironment) =>
   implementTool(getMetricsContract, {
@@ -19,12 +16,20 @@ export const getMetrics = (environment: RecordedEnvironment) =>
     run: async (input) => {
       if (!environment.has('metrics')) return noData('no metric data is available');
       const needle = input.name?.toLowerCase();
+      const window = { start: environment.windowStart(input.sinceMinutes), end: environment.nowMillis };
+      const earlier = earlierWindows(window, input.compareDaysBefore ?? 0);
+      // Read back far enough for the earliest compared day; each window then takes its own points.
+      const lookBack = input.sinceMinutes + (input.compareDaysBefore ?? 0) * 24 * 60;
       const series = environment
-        .metrics(input.sinceMinutes)
+        .metrics(lookBack)
         .filter((metric) => serviceMatches(input.service, metric.service) && (needle === undefined || metric.name.toLowerCase().includes(needle)))
-        .filter((metric) => metric.points.length > 0)
-        .map((metric) => {
-          const values = metric.points.map(([, value]) => value);
+        .map((metric) => ({ metric, current: within(metric.points, window.start, window.end) }))
+        .filter(({ current }) => current.length > 0)
+        .map(({ metric, current }) => {
+          const earlierDays = earlier.flatMap(({ daysBefore, start, end }): EarlierDay[] => {
+            const points = within(metric.points, start, end);
+            return points.length > 0 ? [{ daysBefore, ...summarizedPoints(points) }] : [];
+          });
           return {
             service: metric.service,
             name: metric.name,
@@ -33,8 +38,8 @@ export const getMetrics = (environment: RecordedEnvironment) =>
             unit: metric.unit,
             stat: metric.stat,
             periodSeconds: metric.periodSeconds,
-            stats: { min: Math.min(...values), max: Math.max(...values), first: values[0], last: values[values.length - 1], count: values.length },
-            points: downsample(metric.points),
+            ...summarizedPoints(current),
+            ...(earlierDays.length > 0 ? { earlierDays } : {}),
           };
         });
       return { summary: `${series.length} metric series`, data: { available: true, series } };

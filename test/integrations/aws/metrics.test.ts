@@ -103,6 +103,50 @@ describe('get_metrics on CloudWatch', () => {
     expect(first?.MetricDataQueries.map((query) => query.Id)).toEqual(['a0_e1', 'a0_m1', 'a0_m2', 'm1', 'm2', 'm3']);
   });
 
+  it('with compareDaysBefore, reads the same window on each earlier day, follows its pages and leaves out a day without data', async () => {
+    cloudwatch.on(DescribeAlarmsCommand).resolves({});
+    cloudwatch.on(ListMetricsCommand).resolves({ Metrics: [] });
+    cloudwatch
+      .on(ListMetricsCommand, { Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] })
+      .resolves({ Metrics: [{ Namespace: 'AWS/Lambda', MetricName: 'Duration', Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }] });
+    const day = 24 * 60 * 60_000;
+    const at = (daysBefore: number, minutesBefore: number) => new Date(now.getTime() - daysBefore * day - minutesBefore * 60_000);
+    cloudwatch.on(GetMetricDataCommand).callsFake((input: { StartTime: Date; NextToken?: string }) => {
+      const daysBefore = Math.round((now.getTime() - 60 * 60_000 - input.StartTime.getTime()) / day);
+      if (daysBefore === 0) return { MetricDataResults: [{ Id: 'm0', Timestamps: [at(0, 2), at(0, 1)], Values: [900, 950], StatusCode: 'Complete' }] };
+      // Day 1 comes in two pages, newest first as CloudWatch sends by default; day 2 has no datapoints.
+      if (daysBefore === 1 && !input.NextToken) return { MetricDataResults: [{ Id: 'm0', Timestamps: [at(1, 1)], Values: [880], StatusCode: 'PartialData' }], NextToken: 'more' };
+      if (daysBefore === 1) return { MetricDataResults: [{ Id: 'm0', Timestamps: [at(1, 30)], Values: [410], StatusCode: 'Complete' }] };
+      return { MetricDataResults: [{ Id: 'm0', Timestamps: [], Values: [], StatusCode: 'Complete' }] };
+    });
+
+    const { data } = await run({ service: 'billing', sinceMinutes: 60, compareDaysBefore: 2 });
+    expect(data.series).toHaveLength(1);
+    expect(data.series[0]?.points).toEqual([['2026-04-06T04:08:00Z', 900], ['2026-04-06T04:09:00Z', 950]]);
+    expect(data.series[0]?.earlierDays).toEqual([
+      { daysBefore: 1, stats: { min: 410, max: 880, first: 410, last: 880, count: 2 }, points: [['2026-04-05T03:40:00Z', 410], ['2026-04-05T04:09:00Z', 880]] },
+    ]);
+    const windows = getMetricDataInputs().map((input) => [input.StartTime.toISOString(), input.EndTime.toISOString(), input.NextToken ?? null]);
+    expect(windows).toEqual([
+      ['2026-04-06T03:10:00.000Z', '2026-04-06T04:10:01.000Z', null],
+      ['2026-04-05T03:10:00.000Z', '2026-04-05T04:10:01.000Z', null],
+      ['2026-04-05T03:10:00.000Z', '2026-04-05T04:10:01.000Z', 'more'],
+      ['2026-04-04T03:10:00.000Z', '2026-04-04T04:10:01.000Z', null],
+    ]);
+  });
+
+  it('asks for no earlier window unless compareDaysBefore is given', async () => {
+    cloudwatch.on(DescribeAlarmsCommand).resolves({});
+    cloudwatch.on(ListMetricsCommand).resolves({ Metrics: [] });
+    cloudwatch
+      .on(ListMetricsCommand, { Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] })
+      .resolves({ Metrics: [{ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }] });
+    cloudwatch.on(GetMetricDataCommand).resolves({ MetricDataResults: [{ Id: 'm0', Timestamps: [minute(1)], Values: [3], StatusCode: 'Complete' }] });
+    const { data } = await run({ service: 'billing' });
+    expect(data.series[0]).not.toHaveProperty('earlierDays');
+    expect(getMetricDataInputs()).toHaveLength(1);
+  });
+
   it('batches at most 500 queries a GetMetricData call', async () => {
     cloudwatch.on(DescribeAlarmsCommand).resolves({});
     const many = Array.from({ length: 700 }, (_, index) => ({ Namespace: 'Acme/Billing', MetricName: `Queue${index}`, Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }));
@@ -157,4 +201,38 @@ describe('get_metrics through the emulation, against the replay tool', () => {
       expect(candidates.map((candidate) => millis(candidate.points)), keyOf(series)).toContainEqual(millis(series.points));
     }
   });
+});
+
+describe('get_metrics through the emulated account and its tagged catalog, against the replay tool', () => {
+  type Series = { service: string; name: string; dimensions?: Record<string, string>; points: [string, number][]; earlierDays?: { daysBefore: number; points: [string, number][] }[] };
+  const named = (item: Series) => `${item.service}|${item.name}`;
+  // Dimensions that name an AWS resource by what its ARN carries, which a real account tags with its
+  // service. A metric whose dimensions name none (a team's `Provider=adyen`, `Pool=primary`, a REST
+  // API's `ApiName`, which its ARN's id does not carry) may not be told apart on CloudWatch.
+  const resourceKeys = new Set([
+    'FunctionName', 'ClusterName', 'ServiceName', 'DBInstanceIdentifier', 'DBClusterIdentifier', 'TableName', 'QueueName', 'TopicName', 'StreamName',
+    'InstanceId', 'VolumeId', 'NatGatewayId', 'KeyId', 'WebACL', 'CacheClusterId', 'ReplicationGroupId', 'TargetGroup', 'LoadBalancer',
+    'DistributionId', 'BucketName', 'DomainName', 'HostedZoneId', 'CertificateArn', 'RuleName', 'StateMachineArn',
+  ]);
+  const namesAResource = (item: Series) => item.dimensions === undefined || Object.keys(item.dimensions).some((key) => resourceKeys.has(key));
+
+  it.each(bundledScenarios().map((scenario) => [scenario.id, scenario] as const))(
+    '%s: every metric of a tagged resource, under its service, with the same earlier days',
+    async (_id, scenario) => {
+      const tools = emulatedAndReplayed(scenario, getMetrics, 'tagged');
+      const input = { sinceMinutes: 240, compareDaysBefore: 2 };
+      const replayed = (await tools.replay('get_metrics', input)).series as Series[] | undefined;
+      const emulated = (await tools.aws('get_metrics', input)).series as Series[];
+      const found = emulated.map(named);
+      // Never a metric the scenario does not hold, nor one under another service; every metric of a tagged resource.
+      expect((replayed ?? []).map(named)).toEqual(expect.arrayContaining(found));
+      expect(found).toEqual(expect.arrayContaining((replayed ?? []).filter(namesAResource).map(named)));
+      for (const series of emulated) {
+        const days = (item: Series) => (item.earlierDays ?? []).map(({ daysBefore, points }) => [daysBefore, points.map(([at, value]) => [Date.parse(at), value])]);
+        const candidates = (replayed ?? []).filter((item) => named(item) === named(series) && (item.dimensions === undefined || JSON.stringify(item.dimensions) === JSON.stringify(series.dimensions)));
+        if (series.earlierDays) expect(candidates.map(days), named(series)).toContainEqual(days(series));
+        else expect(candidates.some((candidate) => candidate.earlierDays === undefined), named(series)).toBe(true);
+      }
+    },
+  );
 });
