@@ -30,7 +30,7 @@ const openPage = new Set(['triggered', 'acknowledged', 'reopened', 'escalated', 
 
 /** Outcomes that did not happen, failures, wrong values, slowness: what people report when something is broken. */
 const symptomWords = [
-  /\b(can ?not|can't|cannot|unable to|could not|couldn't|won't|doesn't|don't|didn't|isn't|aren't|weren't|wasn't|not (getting|receiving|arriving|loading|working|showing|coming))\b/i,
+  /\b(can ?not|can't|cannot|unable to|could not|couldn't|won't|doesn't|does not|don't|didn't|did not|has not|hasn't|have not|haven't|isn't|aren't|weren't|wasn't|not (getting|receiving|arriving|loading|working|showing|coming))\b/i,
   /\bnever (got|get|gets|arrived|arrive|received|receive|came|come|showed|loaded)\b/i,
   /\b(fail(s|ing|ed|ures?)?|errors?|broken|down|outage|crash(es|ing|ed)?|tim(ing|ed|es) out|timeouts?|rejected|denied|refused|unavailable|stuck|hang(s|ing)?|missing|lost)\b/i,
   /\b(twice|duplicated?|duplicates|double[ds]?|wrong|incorrect|inconsistent|mismatch(es|ed)?|(higher|lower|more|less|bigger|smaller) than)\b/i,

@@ -1,6 +1,7 @@
 import { severityOf } from '../analysis/log-templates.ts';
 import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
+import { announcedWindowAround } from './announced-window.ts';
 import { probingOf } from './client-error-probes.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { meaningOf } from './metric-semantics.ts';
@@ -16,7 +17,7 @@ import { iso, isFault, neighboursOf, type Signal } from './signals.ts';
 
 /** Words that announce load or work as planned: a load test, a maintenance window, a recurring job. */
 const announcedWork =
-  /load.?test|stress.?test|perf(ormance)? test|game.?day|chaos (test|experiment)|drill|maintenance|planned|scheduled|nightly|recurring|backfill|reindex|announced|approved change/i;
+  /load.?test|stress.?test|perf(ormance)? test|pen(etration)?.?test|security test|red.?team|game.?day|chaos (test|experiment)|drill|maintenance|planned|scheduled|nightly|recurring|backfill|reindex|announced|approved change/i;
 /** Words that say a resource was taken out of service on purpose. */
 const retirement = /decommission|retir(ed|ing|ement)|sunset|end.of.life|torn down|tear(ing)? down|scaled? (in )?to zero|removed from service/i;
 
@@ -36,6 +37,8 @@ export interface Explanation {
   why: string;
   /** The evidence ref that shows it, when a tool result carries it. */
   ref?: string;
+  /** The time window an announcement stated for the work, when it is the explanation. */
+  window?: { start: number; end: number };
 }
 
 export interface HealthVerdict {
@@ -68,13 +71,18 @@ const retiredExplanation = (board: EvidenceBoard, service: string): Omit<Explana
 /**
  * Work announced shortly before `since` at or next to `service` (a load test, a window, a recurring
  * job), or at another user of a resource `service` uses: a replay into a stream is load on its readers.
+ * An announcement that states its time window explains what happens inside it however early it came.
  */
-const announcedExplanation = (board: EvidenceBoard, service: string, since: number): Omit<Explanation, 'subject'> | undefined => {
+const announcedExplanation = (board: EvidenceBoard, service: string, since: number, windowOnly = false): Omit<Explanation, 'subject'> | undefined => {
   const near = withSharedResourceUsers(board, service);
-  const announced = board.changes.find(
-    (change) => near.has(change.service) && announcedWork.test(change.summary) && change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS,
-  );
-  return announced ? { service, ref: announced.ref, why: `announced beforehand: "${announced.summary}" (${announced.service}, ${iso(announced.at)})` } : undefined;
+  for (const change of board.changes.filter((candidate) => near.has(candidate.service) && announcedWork.test(candidate.summary))) {
+    const window = announcedWindowAround(change, since, EVALUATION_SLACK_MS);
+    const recent = change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS;
+    if (window || (recent && !windowOnly)) {
+      return { service, ref: change.ref, why: `announced beforehand: "${change.summary}" (${change.service}, ${iso(change.at)})`, ...(window ? { window } : {}) };
+    }
+  }
+  return undefined;
 };
 
 /** A backlog series: work waiting in a queue or stream, or how far a stream's reader is behind (not how old a queue's oldest item is). */
@@ -171,9 +179,11 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
   const retired = retiredExplanation(board, signal.service);
   if (retired) return retired;
   if (signal.kind !== 'errors' && signal.kind !== 'mentioned' && signal.kind !== 'trace') {
-    const refused = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /throttl/i.test(signal.text);
-    const failing = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /error|fault|fail|5xx|dead|dlq|reject|denied|block|timeout|crash|oom|kill/i.test(signal.text);
-    const announced = failing || refused ? undefined : announcedExplanation(board, signal.service, signal.at);
+    const refused = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /throttl|reject|denied|block|4xx/i.test(signal.text);
+    const failing = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /error|fault|fail|5xx|dead|dlq|timeout|crash|oom|kill/i.test(signal.text) && !/4xx/i.test(signal.text);
+    // Requests refused (blocked, throttled) during work announced for that very window (a penetration test, a load test) are
+    // that work being refused; announced load alone does not excuse refusing everyone else, and failures are never excused.
+    const announced = failing ? undefined : announcedExplanation(board, signal.service, signal.at, refused);
     if (announced) return announced;
     // Throttling that came back with the same load on earlier days is that schedule's known cost, retried; errors never are.
     const recurring = failing ? undefined : recurringExplanation(board.series, signal);
@@ -245,7 +255,13 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
   }
   const harm = signals.filter((signal) => isFault(signal) && signal.ongoing && signal.substantial && !benignWhy.has(signal));
   const retiredServices = new Set(explained.filter((item) => /taken out of service/.test(item.why)).map((item) => item.service));
-  const errorLines = alerts.filter((alert) => alert.source !== 'report' && !retiredServices.has(alert.service)).flatMap((alert) => errorsAfterAlert(board, alert));
+  // Errors inside the window announced for the work that explains an alert (a failover in a maintenance window) are that work.
+  const announcedWindows = explained.flatMap((item) => (item.window ? [item.window] : []));
+  const inAnnouncedWindow = (line: LogRecord) => announcedWindows.some((window) => line.at >= window.start - EVALUATION_SLACK_MS && line.at <= window.end + EVALUATION_SLACK_MS);
+  const errorLines = alerts
+    .filter((alert) => alert.source !== 'report' && !retiredServices.has(alert.service))
+    .flatMap((alert) => errorsAfterAlert(board, alert))
+    .filter((line) => !inAnnouncedWindow(line));
   return {
     healthy: harm.length === 0 && unexplained.length === 0 && errorLines.length === 0,
     alerts,

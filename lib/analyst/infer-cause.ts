@@ -1,6 +1,7 @@
 import { rankRootCandidates } from '../analysis/propagation.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
+import { categoryOf } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
@@ -81,26 +82,6 @@ export const symptomServiceOf = (board: EvidenceBoard): string | undefined => {
 };
 
 const dependsOnMap = (services: readonly ServiceNode[]): Record<string, string[]> => Object.fromEntries(services.map((service) => [service.name, service.dependsOn]));
-
-/** Categories whose evidence names the mechanism outright, whoever shows it. */
-const decisiveCategories = new Set<RootCauseCategory>(['certificate', 'permissions', 'resource-exhaustion']);
-
-/** A category from what the evidence says about the root service itself. */
-const categoryFromEvidence = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[], symptom: string | undefined): RootCauseCategory => {
-  const votes = new Map<RootCauseCategory, number>();
-  for (const signal of rootSignals) {
-    const weight = signal.kind === 'errors' || signal.kind === 'metric' ? 2 : 1;
-    for (const hit of causesIn(signal.text)) votes.set(hit.category, (votes.get(hit.category) ?? 0) + weight * (hit.category === 'config' ? 0.5 : 1));
-  }
-  const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1]);
-  if (kindOf(board, root) === 'external') return ranked[0] && decisiveCategories.has(ranked[0][0]) ? ranked[0][0] : 'external';
-  if (ranked[0]) return ranked[0][0];
-  // A refusal an error names only by its HTTP status (401, 403) is still a refused identity.
-  const refused = failureKindsIn(rootSignals.filter((signal) => signal.substantial));
-  if (refused.has('credentials') || refused.has('access denied')) return 'permissions';
-  if (rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial)) return 'traffic';
-  return root !== symptom ? 'dependency' : 'infrastructure';
-};
 
 const restartWords = /exit code 137|OOMKilled|task .{0,60} stopped|container .{0,30}killed|CrashLoopBackOff|back-off restarting|was restarted|Runtime exited|Runtime\.OutOfMemory|Essential container in task exited|failed (ELB|container) health checks?/i;
 
@@ -207,11 +188,8 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
 
   const rootSignals = signals.filter((signal) => signal.service === root);
   const changeCategory = suspectChange ? categoryOfChange(suspectChange.kind) : undefined;
-  // A client found by the load it put on a shared resource is a traffic cause unless its own evidence names another.
-  // A producer found by the record its consumer could not read wrote bad data.
-  const evidenceCategory = writer ? 'data' : overload && labelsAt(rootSignals).length === 0 ? 'traffic' : categoryFromEvidence(board, root, rootSignals, symptom);
-  // A change explains the trouble unless the evidence names a mechanism the change cannot be (an expired certificate).
-  const category: RootCauseCategory = changeCategory && !(evidenceCategory === 'certificate' && changeCategory !== 'certificate') ? changeCategory : evidenceCategory;
+  const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
+  const category = categoryOf({ board, root, rootSignals, symptom, rootOnset, change: suspectChange, wroteBadData: writer !== undefined, overloads: overload });
   const mechanism = mechanismOf(root, rootSignals, suspectChange, changeCategory);
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
   return {
@@ -224,7 +202,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     signals,
     current,
     rootSignals,
-    rootOnset: Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts,
+    rootOnset,
     chain,
     candidates: [...new Set([...chain].reverse().concat(ranked.map((candidate) => candidate.service)))],
     affected: anomalies.filter((anomaly) => anomaly.service !== root).sort((a, b) => a.onset - b.onset).map(({ service, onset }) => ({ service, onset })),

@@ -1,5 +1,6 @@
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { causesIn } from './cause-signals.ts';
+import { capacityCutAt, loweredBy } from './lowered-setting.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
@@ -31,16 +32,6 @@ export const labelsAt = (rootSignals: readonly Signal[]): string[] => {
     for (const hit of causesIn(signal.text)) votes.set(hit.label, (votes.get(hit.label) ?? 0) + weight);
   }
   return [...votes.entries()].sort((a, b) => b[1] - a[1]).map(([label]) => label);
-};
-
-/** A change that lowered a number ("rate 1000 -> 100", "MaxCapacity 40 to 4"): a tightened limit or a cut capacity. */
-export const loweredBy = (summary: string): { from: string; to: string } | undefined => {
-  for (const match of summary.matchAll(/(\d+(?:[,.]\d+)*)\s*(?:->|→|=>|\bto\b)\s*(\d+(?:[,.]\d+)*)/g)) {
-    const from = Number(match[1]!.replace(/,/g, ''));
-    const to = Number(match[2]!.replace(/,/g, ''));
-    if (Number.isFinite(from) && Number.isFinite(to) && to < from) return { from: match[1]!, to: match[2]! };
-  }
-  return undefined;
 };
 
 const rotation = /rotat|new (secret|password|key) version|PutSecretValue|UpdateSecret/i;
@@ -136,8 +127,6 @@ export const mechanismOf = (root: string, rootSignals: readonly Signal[], change
   return undefined;
 };
 
-/** How long before the trouble a capacity cut is still its cause. */
-const CAPACITY_CUT_WINDOW_MS = 2 * 60 * 60_000;
 const timeoutWords = /timed? ?out|timeout|ETIMEDOUT|deadline/i;
 const unavailableWords = /\b50[234]\b|unavailable|bad gateway|server error/i;
 const rateLimitWords = /\b429\b|rate.?limit|too many requests|throttl/i;
@@ -157,36 +146,72 @@ const providerWords = (board: EvidenceBoard, cause: IncidentCause): string | und
   return `${cause.root} is a third-party provider: calls${callers.length > 0 ? ` from ${callers.join(', ')}` : ''} to it ${what.join(' and ')}; our services fail where they depend on it.`;
 };
 
+/** Where a poison record waits, and who fails on it. */
+export interface PoisonRecord {
+  /** The queue or stream that holds the record. */
+  carrier?: string;
+  /** The service that fails on it again and again. */
+  reader: string;
+  /** Read in order, so it holds back what comes after it. */
+  inOrder?: 'fifo' | 'stream';
+  /** A queue can drop or park one message; a stream cannot, its reader must move past it. */
+  carrierIsQueue: boolean;
+}
+
+const streamArn = /:kinesis:|:kafka:/i;
+const isCarrier = (board: EvidenceBoard, name: string): boolean => {
+  const node = board.services?.find((candidate) => candidate.name === name);
+  return node?.kind === 'sqs' || streamArn.test(node?.arn ?? '') || /:sqs:/i.test(node?.arn ?? '');
+};
+
 /**
  * A record that fails the same way on every retry is a poison message. Where it is read in order (a
  * FIFO queue's message group, a stream's shard or partition) it also holds back every later record
  * behind it (head-of-line blocking). Bad data written by `root` fails where it is read, so the
  * readers of what `root` writes count too.
  */
-const poisonWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+export const poisonRecordOf = (board: EvidenceBoard, cause: IncidentCause): PoisonRecord | undefined => {
   if (cause.mechanism?.label !== 'bad data' && cause.category !== 'data') return undefined;
   const carriers = [...neighboursOf(board, cause.root)].filter((name) => name !== cause.root && !computeKinds.has(kindOf(board, name) ?? ''));
   const readers = new Set([cause.root, ...carriers.flatMap((name) => [...neighboursOf(board, name)].filter((reader) => computeKinds.has(kindOf(board, reader) ?? '')))]);
-  const counts = new Map<string, number>();
-  for (const line of board.logs) if (readers.has(line.service) && severityOf(line.level) >= 3) counts.set(line.message, (counts.get(line.message) ?? 0) + 1);
-  const repeated = [...counts.entries()].filter(([, count]) => count >= 3).map(([message]) => message);
-  if (repeated.length === 0) return undefined;
+  const counts = new Map<string, { service: string; count: number }>();
+  for (const line of board.logs) {
+    if (!readers.has(line.service) || severityOf(line.level) < 3) continue;
+    const key = `${line.service}|${line.message}`;
+    counts.set(key, { service: line.service, count: (counts.get(key)?.count ?? 0) + 1 });
+  }
+  const repeated = [...counts.entries()].filter(([, { count }]) => count >= 3).sort((a, b) => b[1].count - a[1].count);
+  const reader = repeated[0]?.[1].service;
+  if (!reader) return undefined;
+  const messages = repeated.map(([key]) => key.slice(key.indexOf('|') + 1));
   const near = new Set([...neighboursOf(board, cause.root), ...carriers]);
+  // The queue or stream between the writer and the reader that fails: where the record waits.
+  const carrier = [...neighboursOf(board, reader)].find((name) => carriers.includes(name) && isCarrier(board, name));
   const fifo = (board.services ?? []).some((node) => near.has(node.name) && /\.fifo\b/i.test(`${node.name} ${node.arn ?? ''}`)) || board.logs.some((line) => near.has(line.service) && /MessageGroupId/.test(line.message));
-  const stream = (board.services ?? []).some((node) => carriers.includes(node.name) && /:kinesis:|:kafka:/i.test(node.arn ?? '')) || repeated.some((message) => /\b(shard|partition)/i.test(message));
-  if (fifo) return 'The same record fails again on every retry (a poison message), and because its queue is a FIFO queue it holds back every later message of its message group (head-of-line blocking).';
-  if (stream) return 'The same record fails again on every retry (a poison message), and because its stream is read in order it holds back every later record of its shard or partition (head-of-line blocking).';
+  const stream = (board.services ?? []).some((node) => carriers.includes(node.name) && streamArn.test(node.arn ?? '')) || messages.some((message) => /\b(shard|partition)/i.test(message));
+  const carrierNode = board.services?.find((node) => node.name === carrier);
+  return {
+    ...(carrier ? { carrier } : {}),
+    reader,
+    ...(fifo ? { inOrder: 'fifo' as const } : stream ? { inOrder: 'stream' as const } : {}),
+    carrierIsQueue: carrierNode !== undefined && !streamArn.test(carrierNode.arn ?? '') && (carrierNode.kind === 'sqs' || /:sqs:/i.test(carrierNode.arn ?? '')),
+  };
+};
+
+const poisonWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+  const poison = poisonRecordOf(board, cause);
+  if (!poison) return undefined;
+  if (poison.inOrder === 'fifo') return 'The same record fails again on every retry (a poison message), and because its queue is a FIFO queue it holds back every later message of its message group (head-of-line blocking).';
+  if (poison.inOrder === 'stream') return 'The same record fails again on every retry (a poison message), and because its stream is read in order it holds back every later record of its shard or partition (head-of-line blocking).';
   return 'The same record fails again on every retry (a poison message).';
 };
 
 /** Capacity removed just before the trouble (a scale-in, a lowered maximum): the service was left too small for its load. */
 const capacityCutWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
-  const cut = board.changes.find(
-    (change) => change.service === cause.root && change.kind === 'scaling' && change.at <= cause.rootOnset && cause.rootOnset - change.at <= CAPACITY_CUT_WINDOW_MS && loweredBy(change.summary),
-  );
-  if (!cut) return undefined;
-  const lowered = loweredBy(cut.summary)!;
-  return `Capacity was cut: ${cause.root} was scaled in from ${lowered.from} to ${lowered.to} at ${iso(cut.at)} ("${cut.summary}"), leaving it too small for its load.`;
+  const cut = capacityCutAt(board, cause.root, cause.rootOnset);
+  const lowered = cut ? loweredBy(cut.summary) : undefined;
+  if (!cut || !lowered) return undefined;
+  return `Capacity was cut: a ${cut.kind} change lowered ${cause.root}'s capacity from ${lowered.from} to ${lowered.to} at ${iso(cut.at)} ("${cut.summary}"), leaving it too small for its load.`;
 };
 
 const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

@@ -2,11 +2,14 @@ import type { ToolSpec } from '../model/port.ts';
 import type { Diagnosis } from './diagnose.ts';
 import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
-import { queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
+import { listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import { isSharedCapacity } from './load-source.ts';
 import { callersOf } from './service-map.ts';
 
+
+/** Planned work (a maintenance window, a test) is often announced days before it happens: a week of changes finds it. */
+const ANNOUNCEMENT_LOOKBACK_MINUTES = 7 * 24 * 60;
 
 /** How far either side of a suspect's troubled stretch the close look at its logs reaches. */
 const ZOOM_MS = 45 * 60_000;
@@ -63,7 +66,8 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
       .filter(() => !board.unavailable.has(queryLogsContract.name))
       .map((service) => ({ name: queryLogsContract.name, arguments: around(service) })),
   );
-  if (deepDive.length > 0) return deepDive;
+  const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
+  if (deepDive.length > 0 || announcements.length > 0) return [...deepDive, ...announcements];
 
   if (!diagnosis.incident || !diagnosis.root || board.unavailable.has(searchRunbooksContract.name)) return [];
   const labels = diagnosis.rootSignals.map((signal) => signal.text).join(' ');

@@ -2,6 +2,7 @@ import type { FindingDraft } from '../domain/finding.ts';
 import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.ts';
 import { actionPatterns } from './cause-signals.ts';
 import type { Change, Runbook } from './evidence-board.ts';
+import type { PoisonRecord } from './mechanism.ts';
 
 type Step = FindingDraft['remediation'][number];
 
@@ -19,6 +20,10 @@ export interface RemediationInputs {
   overloads?: string;
   /** The caller of a third-party root can already reach another provider of the same kind. */
   alternativeProvider?: boolean;
+  /** A change that lowered the root's capacity just before its trouble (a scheduled scale-in, a lowered maximum). */
+  capacityCut?: Change;
+  /** A record that fails on every retry, and where it is stuck. */
+  poison?: PoisonRecord;
 }
 
 const step = (action: RemediationAction, target: string, detail: string): Step => ({ action, target, detail });
@@ -37,11 +42,40 @@ const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyR
 };
 
 /**
- * What a careful on-call engineer proposes first for a cause of this kind, most urgent first.
+ * A poison record keeps failing where it waits until it is taken out of the way, whoever wrote it:
+ * a queue's message is moved aside (to a dead-letter queue) at the queue; a stream's record cannot
+ * be removed, so its reader must skip and park it (checkpoint past it). That unblocks the work behind it.
+ */
+const unblock = (poison: PoisonRecord | undefined): Step[] => {
+  if (!poison) return [];
+  if (poison.carrier && poison.carrierIsQueue) {
+    return [step('apply-fix', poison.carrier, `Move the message that fails on every retry out of ${poison.carrier} (to a dead-letter queue) so the messages behind it are processed again.`)];
+  }
+  const from = poison.carrier ? ` from ${poison.carrier}` : '';
+  return [step('apply-fix', poison.reader, `Make ${poison.reader} skip and park the record${from} it cannot process (checkpoint past it) so the records behind it are processed again.`)];
+};
+
+/**
+ * What a careful on-call engineer proposes first for a cause of this kind, most urgent first;
+ * where the fix belongs elsewhere (a record stuck in a queue or at its reader) that step comes first.
  * Undo a change if there is one; relieve the pressure, then fix; route around what we do not own.
  */
-export const remediationFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads }: RemediationInputs): Step[] => {
+export const remediationFor = (inputs: RemediationInputs): Step[] => {
+  const unblocked = unblock(inputs.poison);
+  const plan = planFor(inputs).filter((planned) => !unblocked.some((first) => first.action === planned.action && first.target === planned.target));
+  return [...unblocked, ...plan];
+};
+
+/** The plan at the root, from the category and what the evidence says about it. */
+const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads, capacityCut }: RemediationInputs): Step[] => {
   const undo = change ? ` ("${change.summary}")` : '';
+  // Capacity someone cut is given back now, and the setting that cut it (a schedule, a maximum) reverted so it does not happen again.
+  if (capacityCut) {
+    return [
+      step('scale', root, `Restore ${root}'s capacity now (it was cut by "${capacityCut.summary}").`),
+      step('revert-config', root, `Revert or correct the ${capacityCut.kind} setting that cut it ("${capacityCut.summary}").`),
+    ];
+  }
   switch (category) {
     case 'deploy':
       return [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}.`)];
@@ -58,8 +92,12 @@ export const remediationFor = ({ category, root, mechanism, change, callerOfRoot
       return [step('failover', root, `Fail ${root} over away from the impaired infrastructure.`)];
     case 'traffic':
       // A client swamping a shared resource is slowed down; a service that is itself swamped gets capacity.
+      // Relieve first, then fix the work so it no longer swamps the resource when it runs again (batches, off-peak, an online schema change).
       return overloads
-        ? [step('limit-traffic', root, `Pause or throttle ${root} so ${overloads} has room for its other clients again.`)]
+        ? [
+            step('limit-traffic', root, `Pause or throttle ${root} so ${overloads} has room for its other clients again.`),
+            step('apply-fix', root, `Change how ${root} does its work (smaller batches, a rate limit, off-peak hours, an online schema change) before it runs again.`),
+          ]
         : [step('scale', root, `Add capacity to ${root} for the extra load.`)];
     case 'external': {
       const via = callerOfRoot ?? root;

@@ -2,7 +2,8 @@ import type { FindingDraft } from '../domain/finding.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
-import { circumstancesOf } from './mechanism.ts';
+import { capacityCutAt } from './lowered-setting.ts';
+import { circumstancesOf, poisonRecordOf } from './mechanism.ts';
 import { remediationFor, withRunbookStep } from './remediation-plan.ts';
 import { kindOf } from './service-map.ts';
 import { iso, type Signal } from './signals.ts';
@@ -68,6 +69,8 @@ const demandWords = (demand: Signal): string => `${demand.substantial ? 'Demand 
 
 const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft => {
   const { root, category, mechanism, suspectChange, rootSignals, affected } = cause;
+  // A cause whose category nothing supports is not established, whatever else was found.
+  const determined = cause.determined && category !== 'none';
   const firstError = firstOf(rootSignals, 'errors') ?? firstOf(rootSignals, 'mentioned');
   const firstMetric = firstOf(rootSignals, 'metric');
   const demand = firstOf(rootSignals, 'demand');
@@ -78,7 +81,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
   const ours = affected.filter((item) => kindOf(board, item.service) !== 'external');
   const theirs = affected.filter((item) => kindOf(board, item.service) === 'external');
   const summary = [
-    cause.determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
+    determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
     cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved.`,
     cause.starves && `${root}'s use of the account quota it shares with ${cause.starves} rose just before ${cause.starves} was throttled: ${root} took the shared capacity, and ${cause.starves} is starved though its own demand did not surge.`,
     // A mechanism read from the change alone would only repeat the change sentence below.
@@ -92,17 +95,17 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
     (category === 'traffic' || demand) && context.length > 0 && `Changes just before the load rose: ${context.map((change) => `${change.service} at ${iso(change.at)} ("${change.summary}")`).join('; ')}.`,
     ours.length > 0 && `Then ${ours.map((item, index) => `${item.service} (from ${iso(item.onset)}${index < SYMPTOMS_DESCRIBED ? symptomAt(cause, item.service) : ''})`).join(', ')} failed as a consequence.`,
     theirs.length > 0 && `Calls to ${theirs.map((item) => item.service).join(', ')} fail as a consequence.`,
-    !cause.determined && alerts.length > 0 && `Nothing in the evidence explains ${alerts.map(alertWords).join(', ')}.`,
-    !cause.determined && `Checked: ${checked(board)}.`,
+    !determined && alerts.length > 0 && `Nothing in the evidence explains ${alerts.map(alertWords).join(', ')}.`,
+    !determined && `Checked: ${checked(board)}.`,
   ].filter(Boolean);
 
   const runbook = board.runbooks.filter((candidate) => candidate.service === undefined || candidate.service === root).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
   const plan = withRunbookStep(
-    remediationFor({ category, root, mechanism: mechanism?.label, change: suspectChange, callerOfRoot: cause.callerOfRoot, alreadyRestarting: cause.alreadyRestarting, alternativeProvider: cause.alternativeProvider, overloads: cause.overloads ?? cause.starves }),
+    remediationFor({ category, root, mechanism: mechanism?.label, change: suspectChange, callerOfRoot: cause.callerOfRoot, alreadyRestarting: cause.alreadyRestarting, alternativeProvider: cause.alternativeProvider, overloads: cause.overloads ?? cause.starves, capacityCut: capacityCutAt(board, root, cause.rootOnset), poison: poisonRecordOf(board, cause) }),
     runbook,
     root,
   );
-  const remediation = cause.determined ? plan : [...plan, { action: 'escalate' as const, target: root, detail: `The cause is not established: escalate to the owners of ${root} with the evidence above.` }];
+  const remediation = determined ? plan : [...plan, { action: 'escalate' as const, target: root, detail: `The cause is not established: escalate to the owners of ${root} with the evidence above.` }];
 
   const cited = [
     ...(suspectChange ? [{ ref: suspectChange.ref, summary: `${suspectChange.kind} of ${suspectChange.service} at ${iso(suspectChange.at)}: ${suspectChange.summary}` }] : []),
@@ -112,7 +115,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
       return first ? [{ ref: first.ref, summary: `symptom: ${first.description}` }] : [];
     }),
     ...(runbook ? [{ ref: runbook.ref, summary: `runbook "${runbook.title}"` }] : []),
-    ...(!cause.determined && board.alarmsRef ? [{ ref: board.alarmsRef, summary: 'current alarm states' }] : []),
+    ...(!determined && board.alarmsRef ? [{ ref: board.alarmsRef, summary: 'current alarm states' }] : []),
   ];
   const evidence = cited.filter((item, index) => cited.findIndex((other) => other.ref === item.ref && other.summary === item.summary) === index);
 
@@ -122,7 +125,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
     ...affected.slice(0, 5).filter((item) => Number.isFinite(item.onset)).map((item) => ({ at: iso(item.onset), event: `${item.service} shows symptoms` })),
   ];
 
-  const confidence = cause.determined
+  const confidence = determined
     ? Math.min(0.95, 0.45 + (suspectChange ? 0.2 : 0) + (mechanism ? 0.15 : 0) + (affected.length > 0 ? 0.1 : 0) + (cause.soleCandidate ? 0.05 : 0))
     : 0.3;
 

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { causesIn } from '../../lib/analyst/cause-signals.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
-import { loweredBy } from '../../lib/analyst/mechanism.ts';
+import { loweredBy } from '../../lib/analyst/lowered-setting.ts';
 import { at, boardFrom, series } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
 const labels = (text: string) => causesIn(text).map((hit) => hit.label);
+const actions = (steps: readonly { action: string; target: string }[]) => steps.map((step) => `${step.action} ${step.target}`);
 
 describe('what an error says about its cause', () => {
   it('a value the code cannot handle is bad data; a word that merely contains "nan" is not', () => {
@@ -108,7 +109,9 @@ describe('the summary names the mechanism in plain words', () => {
         logs: failing('scores-api', 'GET /v1/live timed out after 10000ms waiting for worker'),
       }),
     );
-    expect(diagnosis.draft.rootCause.summary).toMatch(/Capacity was cut: scores-api was scaled in from 40 to 4/);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Capacity was cut: a scaling change lowered scores-api's capacity from 40 to 4/);
+    expect(diagnosis.draft.rootCause.category).toBe('config');
+    expect(actions(diagnosis.draft.remediation)).toEqual(['scale scores-api', 'revert-config scores-api']);
   });
 
   it('messages received far more often than sent, after the visibility timeout was lowered, are redeliveries', () => {

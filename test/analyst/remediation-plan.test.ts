@@ -19,8 +19,8 @@ describe('remediation plan', () => {
     expect(actions(remediationFor({ category: 'data', root: 'producer', alreadyRestarting: false, change: release }))).toEqual(['rollback producer', 'apply-fix producer']);
   });
 
-  it('a client that takes a shared capacity is slowed down, not given more', () => {
-    expect(actions(remediationFor({ category: 'traffic', root: 'batch', alreadyRestarting: false, overloads: 'login-fn' }))).toEqual(['limit-traffic batch']);
+  it('a client that takes a shared capacity is slowed down, not given more, then changed so its next run does not do it again', () => {
+    expect(actions(remediationFor({ category: 'traffic', root: 'batch', alreadyRestarting: false, overloads: 'login-fn' }))).toEqual(['limit-traffic batch', 'apply-fix batch']);
     expect(actions(remediationFor({ category: 'traffic', root: 'api', alreadyRestarting: false }))).toEqual(['scale api']);
   });
 
@@ -34,5 +34,21 @@ describe('remediation plan', () => {
     const plan = remediationFor({ category: 'deploy', root: 'api', alreadyRestarting: false });
     const runbook = { ref: 'R1', id: 'rb', title: 'API rollback', steps: ['Roll back to the previous task definition', 'Restart the service'] };
     expect(actions(withRunbookStep(plan, runbook, 'api'))).toEqual(['rollback api']);
+  });
+
+  it('capacity cut by a change is given back, and the setting that cut it reverted', () => {
+    const cut = { ref: 'E3', service: 'api', timestamp: '2026-05-01T10:00:00Z', at: 0, kind: 'scaling', summary: 'scheduled action: desired count 40 -> 4' };
+    expect(actions(remediationFor({ category: 'config', root: 'api', alreadyRestarting: false, capacityCut: cut }))).toEqual(['scale api', 'revert-config api']);
+  });
+
+  it('a poison record is first taken out of the way where it waits: at a queue, or at the reader of a stream', () => {
+    expect(actions(remediationFor({ category: 'data', root: 'writer', alreadyRestarting: false, poison: { carrier: 'orders-q', reader: 'projector', carrierIsQueue: true } }))).toEqual([
+      'apply-fix orders-q',
+      'apply-fix writer',
+    ]);
+    expect(actions(remediationFor({ category: 'data', root: 'writer', alreadyRestarting: false, poison: { carrier: 'readings', reader: 'detector', carrierIsQueue: false, inOrder: 'stream' } }))).toEqual([
+      'apply-fix detector',
+      'apply-fix writer',
+    ]);
   });
 });

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { reportsSymptom } from '../../lib/analyst/alerts.ts';
+import { announcedWindowOf } from '../../lib/analyst/announced-window.ts';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, series, step } from './board-builder.ts';
+
+const START = '2026-05-03T01:00:00.000Z';
+const services = [{ name: 'desk-api', kind: 'ecs', dependsOn: ['desk-db'] }, { name: 'desk-db', kind: 'rds' }];
+const page = `PagerDuty event incident.triggered at ${at(START, 75)}.\nIncident: desk-api-5xx\nStatus: triggered`;
+const failover = [60, 61, 62].map((minute) => ({ service: 'desk-api', timestamp: at(START, 73 + minute - 60), level: 'ERROR', message: 'POST /v1/checkins 500 Error: connect ECONNREFUSED 10.0.0.5:5432' }));
+
+describe('work announced for a stated window', () => {
+  it('reads a window stated in UTC, and no window without a time zone', () => {
+    expect(announcedWindowOf('resize in the Sunday 02:00-02:30 UTC window')).toEqual({ from: 120, to: 150 });
+    expect(announcedWindowOf('next maintenance window sun:02:00-sun:02:30 UTC')).toEqual({ from: 120, to: 150 });
+    expect(announcedWindowOf('resize between 02:00 and 02:30')).toBeUndefined();
+  });
+
+  it('a brief failure inside a maintenance window announced days before is that work, not an incident', () => {
+    const announced = { service: 'desk-api', timestamp: '2026-04-29T15:30:00.000Z', kind: 'other', summary: 'CHG-1 approved: desk-db resize in the Sunday 02:00-02:30 UTC maintenance window, expect under 60 s of failed requests' };
+    const diagnosis = diagnose(boardFrom({ brief: page, services, changes: [announced], logs: failover, metrics: [{ service: 'desk-api', name: 'RequestCount', points: series(START, 120, () => 300) }] }));
+    expect(diagnosis.draft.incident).toBe(false);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/announced beforehand/);
+  });
+
+  it('the same failure outside the announced window is an incident', () => {
+    const announced = { service: 'desk-api', timestamp: '2026-04-29T15:30:00.000Z', kind: 'other', summary: 'CHG-1 approved: desk-db resize in the Sunday 04:00-04:30 UTC maintenance window' };
+    const diagnosis = diagnose(boardFrom({ brief: page, services, changes: [announced], logs: failover, metrics: [{ service: 'desk-api', name: 'RequestCount', points: series(START, 120, () => 300) }] }));
+    expect(diagnosis.draft.incident).toBe(true);
+  });
+
+  it('requests blocked during a penetration test announced for that window are the test being refused; blocks without one are harm', () => {
+    const evidence = {
+      brief: `CloudWatch alarm "portal-waf-blocked" changed to ALARM from OK at ${at(START, 70)}.`,
+      services: [{ name: 'portal-waf', kind: 'other' }, { name: 'portal', kind: 'ecs' }],
+      alarms: [{ name: 'portal-waf-blocked', service: 'portal-waf', state: 'ALARM' as const, since: at(START, 70) }],
+      metrics: [
+        { service: 'portal-waf', name: 'BlockedRequests', points: series(START, 100, step(60, 6, 1200)) },
+        { service: 'portal-waf', name: 'AllowedRequests', points: series(START, 100, () => 9000) },
+      ],
+    };
+    const pentest = { service: 'portal-waf', timestamp: at(START, 50), kind: 'other', summary: 'UpdateIPSet pentest-sources (penetration test 01:55-05:00 UTC)' };
+    expect(diagnose(boardFrom({ ...evidence, changes: [pentest] })).draft.incident).toBe(false);
+    expect(diagnose(boardFrom(evidence)).draft.incident).toBe(true);
+  });
+});
+
+describe('a person reporting a symptom', () => {
+  it('"did not get" reports something that did not happen', () => {
+    expect(reportsSymptom("MedSupply says they did not get last night's orders file. Did the export run?")).toBe(true);
+    expect(reportsSymptom('Did the nightly export run?')).toBe(false);
+  });
+});
