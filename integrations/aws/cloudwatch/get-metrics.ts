@@ -13,7 +13,7 @@ import { deniedReason, isAccessDenied } from '../api-errors.ts';
 import type { ServiceCatalog, ServiceResources } from '../catalog.ts';
 import type { AwsToolDependencies } from '../tools.ts';
 import { isoOf } from '../time-format.ts';
-import { alarmDimensionSets, describeAllAlarms, serviceOfAlarm } from './list-alarms.ts';
+import { alarmDimensionSets, describeAllAlarms, serviceOfAlarm, UNATTRIBUTED } from './list-alarms.ts';
 
 /** GetMetricData takes at most 500 queries a call. */
 export const MAX_QUERIES_PER_CALL = 500;
@@ -122,8 +122,39 @@ const listMetrics = async (client: CloudWatchClient, dimensions: Record<string, 
   return metrics;
 };
 
-/** The services' metrics: listed under each service's dimensions, plus the account's recent metrics the catalog attributes to them. */
-const discoveredMetrics = async (client: CloudWatchClient, catalog: ServiceCatalog, services: readonly ServiceResources[]): Promise<{ service: string; metric: Metric }[]> => {
+const watchedKey = (namespace: string | undefined, dimensions: Record<string, string>): string => metricKey(namespace, '', dimensions);
+
+/**
+ * Whose metrics the alarms say they are: an alarm tagged with (or named for) a service owns the
+ * metrics it watches, and the other metrics published in that namespace under the same dimensions
+ * (`Provider=adyen` beside the alarmed one). A namespace and dimensions two services alarm on
+ * belong to neither. (A whole namespace is not given to its one alarming service: a caller's
+ * metrics about its provider, `Upstream=parcelhub`, are often filed under the provider.)
+ */
+const ownersByAlarms = async (alarms: readonly MetricAlarm[], catalog: ServiceCatalog, names: readonly string[]): Promise<Map<string, string>> => {
+  const owners = new Map<string, string | null>();
+  for (const alarm of alarms) {
+    const service = await serviceOfAlarm(alarm, catalog, names);
+    if (service === UNATTRIBUTED) continue;
+    const watched = [
+      ...(alarm.Namespace ? [{ Namespace: alarm.Namespace, Dimensions: alarm.Dimensions }] : []),
+      ...(alarm.Metrics ?? []).flatMap((query) => (query.MetricStat?.Metric ? [query.MetricStat.Metric] : [])),
+    ];
+    for (const key of new Set(watched.map((metric) => watchedKey(metric.Namespace, dimensionRecord(metric))))) {
+      const claimed = owners.get(key);
+      owners.set(key, claimed === undefined || claimed === service ? service : null);
+    }
+  }
+  return new Map([...owners].filter((entry): entry is [string, string] => entry[1] !== null));
+};
+
+/** The services' metrics: listed under each service's dimensions, plus the account's recent metrics the catalog, else an alarm, attributes to them. */
+const discoveredMetrics = async (
+  client: CloudWatchClient,
+  catalog: ServiceCatalog,
+  services: readonly ServiceResources[],
+  alarmOwners: ReadonlyMap<string, string>,
+): Promise<{ service: string; metric: Metric }[]> => {
   const found: { service: string; metric: Metric }[] = [];
   for (const service of services) {
     for (const dimensions of service.dimensions) {
@@ -132,7 +163,8 @@ const discoveredMetrics = async (client: CloudWatchClient, catalog: ServiceCatal
   }
   const wanted = new Set(services.map((service) => service.name));
   for (const metric of await listMetrics(client, undefined, MAX_LISTING_PAGES)) {
-    const owner = await catalog.serviceOfDimensions(dimensionRecord(metric));
+    const dimensions = dimensionRecord(metric);
+    const owner = (await catalog.serviceOfDimensions(dimensions)) ?? alarmOwners.get(watchedKey(metric.Namespace, dimensions));
     if (owner && wanted.has(owner)) found.push({ service: owner, metric });
   }
   return found;
@@ -227,9 +259,12 @@ export const getMetrics = ({ clients, catalog }: AwsToolDependencies) =>
       const wanted = new Map<string, Wanted>();
       const notes: string[] = [];
 
+      let alarmOwners = new Map<string, string>();
       try {
-        const { metric: firing } = await describeAllAlarms(cloudwatch, 'ALARM');
+        const { metric: alarms } = await describeAllAlarms(cloudwatch);
         const names = all.map((service) => service.name);
+        alarmOwners = await ownersByAlarms(alarms, catalog, names);
+        const firing = alarms.filter((alarm) => alarm.StateValue === 'ALARM');
         for (const [index, alarm] of firing.entries()) {
           const service = await serviceOfAlarm(alarm, catalog, names);
           const queries = alarmQueries(alarm, index, period);
@@ -253,7 +288,7 @@ export const getMetrics = ({ clients, catalog }: AwsToolDependencies) =>
 
       let discovered: { service: string; metric: Metric }[];
       try {
-        discovered = await discoveredMetrics(cloudwatch, catalog, services);
+        discovered = await discoveredMetrics(cloudwatch, catalog, services, alarmOwners);
       } catch (error) {
         if (isAccessDenied(error)) return noData('metrics could not be listed', deniedReason('cloudwatch:ListMetrics', error));
         throw error;

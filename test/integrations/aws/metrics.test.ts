@@ -147,6 +147,31 @@ describe('get_metrics on CloudWatch', () => {
     expect(getMetricDataInputs()).toHaveLength(1);
   });
 
+  it("gives a team's metric that names no resource to the service whose alarm watches it or its siblings under the same dimensions", async () => {
+    const adyen = [{ Name: 'Provider', Value: 'adyen' }];
+    cloudwatch.on(DescribeAlarmsCommand).resolves({
+      MetricAlarms: [
+        // An alarm in OK still says whose metric it watches: named for billing.
+        { AlarmName: 'billing-provider-latency', StateValue: 'OK', Namespace: 'Acme/Payments', MetricName: 'ProviderLatency', Dimensions: adyen, Statistic: 'Average', Period: 60 },
+      ],
+    });
+    cloudwatch.on(ListMetricsCommand).resolves({ Metrics: [] });
+    cloudwatch.on(ListMetricsCommand, { RecentlyActive: 'PT3H' }).resolves({
+      Metrics: [
+        { Namespace: 'Acme/Payments', MetricName: 'ProviderResponses', Dimensions: adyen },
+        { Namespace: 'Acme/Payments', MetricName: 'ProviderResponses', Dimensions: [{ Name: 'Provider', Value: 'stripe' }] },
+        { Namespace: 'Acme/Search', MetricName: 'ProviderResponses', Dimensions: adyen },
+      ],
+    });
+    cloudwatch.on(GetMetricDataCommand).callsFake((input: { MetricDataQueries: { Id: string }[] }) => ({
+      MetricDataResults: input.MetricDataQueries.map((query) => ({ Id: query.Id, Timestamps: [minute(5)], Values: [1], StatusCode: 'Complete' })),
+    }));
+    const { data } = await run();
+    expect(data.series.map((series) => [series.service, series.namespace, series.dimensions])).toEqual([['billing', 'Acme/Payments', { Provider: 'adyen' }]]);
+    // Every alarm is read, not only those firing, to know whose metrics they watch.
+    expect(cloudwatch.commandCalls(DescribeAlarmsCommand)[0]?.args[0].input).not.toHaveProperty('StateValue');
+  });
+
   it('batches at most 500 queries a GetMetricData call', async () => {
     cloudwatch.on(DescribeAlarmsCommand).resolves({});
     const many = Array.from({ length: 700 }, (_, index) => ({ Namespace: 'Acme/Billing', MetricName: `Queue${index}`, Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }));
