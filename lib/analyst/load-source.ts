@@ -1,3 +1,4 @@
+import { severityOf } from '../analysis/log-templates.ts';
 import { detectOnset } from '../analysis/onset.ts';
 import { causesIn } from './cause-signals.ts';
 import { startsWork } from './change-effects.ts';
@@ -90,24 +91,25 @@ export const clientToBlame = (
     const since = named.since ?? (Number.isFinite(troubleAtClients) ? troubleAtClients : resourceOnset);
     return { service: named.service, change: suspectChangeFor(board.changes, new Set([named.service]), since), overload: true };
   }
-  // Load comes before exhaustion: work launched just before the load rose (a task fleet started, a
-  // backfill, a load test), at a client or by whoever feeds it, is that load, whatever the clients
-  // that fail with the resource report. The load dates from the resource's demand rising, or else
-  // from the first trouble it caused anywhere.
+  // Load comes before exhaustion: work launched shortly before the resource ran out is that load,
+  // whatever the clients that fail with the resource report. The load dates from the resource's
+  // demand rising, or else from the first trouble it caused anywhere; the launch may fall between
+  // that and the resource running out.
   const loadStarts = Math.min(loadOnset(signals, resource, resourceOnset), ...clients.map(onsetOf));
-  const launched = workLaunchedBefore(board, clients, loadStarts);
-  if (launched) return { service: launched.service, change: launched, overload: true };
+  const launched = workLaunchedBefore(board, clients, loadStarts, Math.max(loadStarts, Number.isFinite(resourceOnset) ? resourceOnset : loadStarts));
+  if (launched) return { ...launched, overload: true };
   // Only a caller of the resource can be slowed by it; a co-tenant of its quota that does not call it is not reacting to it.
   const calls = (service: string) => callersOf(board, resource).includes(service);
   const earlyFaults = (client: string) =>
     signals.filter((signal) => signal.service === client && signal.ongoing && signal.at <= resourceOnset + SAME_TIME_MS && (isFault(signal) || signal.kind === 'demand'));
   // A client whose errors name another client as the source of its input is that client's victim.
   const namedByOtherClients = (client: string) => earlyFaults(client).filter((signal) => signal.kind === 'mentioned' && clients.includes(signal.from ?? ''));
-  // What a client did itself: not pushback from the resource, not a metric that moved after the
-  // resource faltered, not its own callers complaining about it (only another client's word counts).
+  // What a client did itself: not pushback from the resource, not a metric of a caller that moved
+  // after the resource faltered (a co-tenant of a quota that does not call it is not slowed by it),
+  // not its own callers complaining about it (only another client's word counts).
   const owned = (signal: Signal) =>
     !(calls(signal.service) && isReactionTo(resource, signal, signals)) &&
-    !(signal.kind === 'metric' && signal.at >= resourceOnset) &&
+    !(signal.kind === 'metric' && signal.at >= resourceOnset && calls(signal.service)) &&
     !(signal.kind === 'mentioned' && !clients.includes(signal.from ?? ''));
   const early = clients
     .filter((client) => earlyFaults(client).some((signal) => owned(signal)))
@@ -123,9 +125,7 @@ export const clientToBlame = (
   // A change explains the resource's trouble only at a client that shows something on it.
   const active = clients.filter((client) => signals.some((signal) => signal.service === client && signal.ongoing && signal.kind !== 'alarm'));
   const change = suspectChangeFor(board.changes, new Set(active), resourceOnset);
-  if (change && resourceOnset - change.at <= CLOSE_CHANGE_MS) return { service: change.service, change };
-  const job = jobStartedBefore(board, clients, loadOnset(signals, resource, resourceOnset));
-  return job ? { service: job, overload: true } : undefined;
+  return change && resourceOnset - change.at <= CLOSE_CHANGE_MS ? { service: change.service, change } : undefined;
 };
 
 /** A statement's verb and table: what a database's account of its load and a client's own log both name. */
@@ -191,15 +191,22 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
 };
 
 /**
- * The one change that launched work at a client, or at whoever feeds a client, shortly before the
- * load began. Two launchers leave it open.
+ * The one client whose work was launched between shortly before the load began and the resource
+ * running out: by a change that starts work (RunTask, a backfill, a load test) at the client or at
+ * whoever feeds it, or by the client itself beginning to log then after a silence (a batch, an
+ * import: its first line dates its start; the other clients were already running). Two launchers
+ * leave it open.
  */
-const workLaunchedBefore = (board: EvidenceBoard, clients: readonly string[], loadStarts: number): Change | undefined => {
+const workLaunchedBefore = (board: EvidenceBoard, clients: readonly string[], loadStarts: number, ranOut: number): { service: string; change?: Change } | undefined => {
   const feeders = clients.flatMap((client) => callersOf(board, client));
-  const launched = board.changes.filter(
-    (change) => (clients.includes(change.service) || feeders.includes(change.service)) && startsWork(change) && change.at <= loadStarts + SAME_TIME_MS && loadStarts - change.at <= CLOSE_CHANGE_MS,
+  const launches = board.changes.filter(
+    (change) => (clients.includes(change.service) || feeders.includes(change.service)) && startsWork(change) && change.at <= ranOut + SAME_TIME_MS && loadStarts - change.at <= CLOSE_CHANGE_MS,
   );
-  return new Set(launched.map((change) => change.service)).size === 1 ? launched.at(-1) : undefined;
+  const launchers = new Set(launches.map((change) => change.service));
+  if (launchers.size === 1) return { service: launches.at(-1)!.service, change: launches.at(-1) };
+  if (launchers.size > 1) return undefined;
+  const job = jobStartedBefore(board, clients, loadStarts, ranOut);
+  return job ? { service: job } : undefined;
 };
 
 /** When load on a resource began: its demand rising, or else its trouble. */
@@ -210,18 +217,18 @@ const loadOnset = (signals: readonly Signal[], resource: string, troubleOnset: n
 const JOB_LEAD_MS = 20 * 60_000;
 
 /**
- * A client that was silent and began work just before the resource's load rose: a batch, import or
- * backfill whose writes are that load. Its first log line dates its start; the rest of the clients
- * were already running.
+ * The one client silent for the first part of the evidence whose first log line, an ordinary one
+ * (work going on, not a failure or a warning about the resource), falls between just before the
+ * load began and the resource running out.
  */
-const jobStartedBefore = (board: EvidenceBoard, clients: readonly string[], onset: number): string | undefined => {
+const jobStartedBefore = (board: EvidenceBoard, clients: readonly string[], loadStarts: number, ranOut: number): string | undefined => {
   const window = windowOf(board);
   if (!window) return undefined;
   const quietUntil = window.start + (window.end - window.start) * 0.2;
   const started = clients
-    .map((client) => ({ client, first: board.logs.find((line) => line.service === client)?.at }))
-    .filter((item): item is { client: string; first: number } => item.first !== undefined && item.first > quietUntil && item.first <= onset + SAME_TIME_MS && onset - item.first <= JOB_LEAD_MS);
-  return started.length === 1 ? started[0]!.client : undefined;
+    .flatMap((client) => board.logs.find((line) => line.service === client) ?? [])
+    .filter((first) => severityOf(first.level) < severityOf('WARN') && first.at > quietUntil && first.at <= ranOut + SAME_TIME_MS && loadStarts - first.at <= JOB_LEAD_MS);
+  return started.length === 1 ? started[0]!.service : undefined;
 };
 
 /** Metrics that rise because a caller waits on something slower: concurrency, duration, backlog. */

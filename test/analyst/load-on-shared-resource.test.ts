@@ -27,6 +27,27 @@ describe('who generates the load on a shared resource', () => {
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'import-job' });
   });
 
+  it('a job that starts after the demand rose but before the resource ran out is the load, not the client whose ordinary traffic rose earlier', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "table-write-throttles" is in ALARM',
+        services: [{ name: 'api', kind: 'ecs', dependsOn: ['table'] }, { name: 'import-worker', kind: 'ecs', dependsOn: ['table'] }, { name: 'table', kind: 'dynamodb' }],
+        alarms: [{ name: 'table-write-throttles', service: 'table', state: 'ALARM', since: at(START, 92) }],
+        metrics: [
+          { service: 'api', name: 'RequestCount', points: series(START, 120, step(70, 1000, 2100)) },
+          { service: 'table', name: 'ConsumedWriteCapacityUnits', points: series(START, 120, (minute) => (minute < 70 ? 2000 : minute < 90 ? 3800 : 6400)) },
+          { service: 'table', name: 'WriteThrottleEvents', points: series(START, 120, step(90, 0, 3000)) },
+        ],
+        logs: [
+          ...Array.from({ length: 20 }, (_, index) => ({ service: 'api', timestamp: at(START, index * 6), level: 'INFO', message: `PUT /entries/${index} 200` })),
+          ...Array.from({ length: 6 }, (_, index) => ({ service: 'import-worker', timestamp: at(START, 82 + index * 5), level: 'INFO', message: `import job IMP-7 progress ${(index + 1) * 5000} rows` })),
+          ...Array.from({ length: 8 }, (_, index) => ({ service: 'api', timestamp: at(START, 91 + index * 3), level: 'ERROR', message: 'PUT /entries failed: ProvisionedThroughputExceededException' })),
+        ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('import-worker');
+  });
+
   it('a lagging replica sends the search for the load to its source and the writers on it', () => {
     const diagnosis = diagnose(
       boardFrom({

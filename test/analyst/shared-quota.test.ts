@@ -29,6 +29,26 @@ describe('a throttled service whose own demand did not surge was starved by a co
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'batch' });
   });
 
+  it('a co-tenant whose use of the quota rose at the very moment the throttling began took it (it does not call the throttled function, so it is not reacting to it)', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "login-throttles" is in ALARM',
+        services: [
+          { name: 'gateway', kind: 'apigateway', dependsOn: ['login'] },
+          { name: 'login', kind: 'lambda' },
+          { name: 'fanout', kind: 'lambda' },
+        ],
+        alarms: [{ name: 'login-throttles', service: 'login', state: 'ALARM', since: at(START, 95) }],
+        metrics: [
+          { service: 'login', name: 'Throttles', points: series(START, 120, step(90, 0, 400)) },
+          { service: 'login', name: 'Invocations', points: series(START, 120, step(90, 2000, 400)) },
+          { service: 'fanout', name: 'ConcurrentExecutions', points: series(START, 120, step(90, 10, 980)) },
+        ],
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('fanout');
+  });
+
   it('an API whose surge took the account\'s request rate starves another API', () => {
     const diagnosis = diagnose(
       boardFrom({
