@@ -32,18 +32,29 @@ export interface EmulatedLogEvent {
 
 const cache = new WeakMap<RecordedEnvironment, EmulatedLogEvent[]>();
 
-/** The scenario's log lines as CloudWatch Logs holds them, oldest first. */
+/**
+ * The scenario's log lines as CloudWatch Logs holds them, oldest first. A line in a group several
+ * services write to (an EventBridge rule's target for ECS events) names its source, as such records
+ * do (an ECS event's `group: service:<name>`, a structured logger's `service` key); elsewhere the
+ * group says it.
+ */
 export const emulatedLogEvents = (environment: RecordedEnvironment): EmulatedLogEvent[] => {
   const cached = cache.get(environment);
   if (cached) return cached;
-  const events = environment.logs(ALL_HISTORY_MINUTES).map((line, index) => ({
-    millis: Date.parse(line.timestamp),
-    service: line.service,
-    logGroup: line.logGroup ?? conventionalLogGroupOf(environment, line.service),
-    message: JSON.stringify({ level: line.level, message: line.message, ...(line.fields ?? {}) }),
-    pointer: `CmQKJQohMTIzNDU2Nzg5MDEyOi${index.toString(36).padStart(6, '0')}`,
-    level: line.level,
-  }));
+  const lines = environment.logs(ALL_HISTORY_MINUTES).map((line) => ({ line, logGroup: line.logGroup ?? conventionalLogGroupOf(environment, line.service) }));
+  const writers = new Map<string, Set<string>>();
+  for (const { line, logGroup } of lines) writers.set(logGroup, (writers.get(logGroup) ?? new Set()).add(line.service));
+  const events = lines.map(({ line, logGroup }, index) => {
+    const shared = (writers.get(logGroup)?.size ?? 0) > 1;
+    return {
+      millis: Date.parse(line.timestamp),
+      service: line.service,
+      logGroup,
+      message: JSON.stringify({ level: line.level, message: line.message, ...(shared ? { service: line.service } : {}), ...(line.fields ?? {}) }),
+      pointer: `CmQKJQohMTIzNDU2Nzg5MDEyOi${index.toString(36).padStart(6, '0')}`,
+      level: line.level,
+    };
+  });
   cache.set(environment, events);
   return events;
 };

@@ -11,7 +11,7 @@ import { catalogIamActions, logGroupName } from '../catalog/tagged-catalog.ts';
 import type { AwsToolDependencies } from '../tools.ts';
 import { linesQuery, patternQuery, type QueryFilters } from './insights-query.ts';
 import { defaultInsightsTiming, emptyCollected, InsightsAccessDenied, InsightsSession, type Collected, type InsightsRow, type InsightsTiming, type SecondsRange } from './insights-runner.ts';
-import { isoFromInsights, parseLogMessage } from './log-record.ts';
+import { isoFromInsights, parseLogMessage, type ParsedMessage } from './log-record.ts';
 import { defaultLimiterOptions, QueryLimiter, type LimiterOptions } from './query-limiter.ts';
 
 /** StartQuery takes at most 50 log groups. */
@@ -46,11 +46,24 @@ const merge = (parts: readonly Collected[]): Collected =>
   );
 
 
-/** The group -> service map of the catalog: a line's `@log` names its service. */
-const ownersOf = (services: readonly ServiceResources[]): Map<string, string> => {
-  const owners = new Map<string, string>();
-  for (const service of services) for (const group of service.logGroups) if (!owners.has(group)) owners.set(group, service.name);
+/** The group -> services map of the catalog: a line's `@log` names its service, or the services sharing the group. */
+const ownersOf = (services: readonly ServiceResources[]): Map<string, string[]> => {
+  const owners = new Map<string, string[]>();
+  for (const service of services) for (const group of service.logGroups) owners.set(group, [...(owners.get(group) ?? []), service.name]);
   return owners;
+};
+
+/**
+ * The service a line belongs to: its group's only owner; in a group several services write to (an
+ * EventBridge rule's target for ECS events, a shared audit log), the owner the line names (the
+ * longest name, so `orders-api-worker` wins over `orders-api`), else the group's first owner.
+ */
+const serviceOfLine = (owners: readonly string[] | undefined, group: string, parsed: ParsedMessage): string => {
+  if (!owners || owners.length === 0) return group;
+  if (owners.length === 1) return owners[0] ?? group;
+  const words = new Set(`${parsed.message} ${parsed.fields ? JSON.stringify(parsed.fields) : ''}`.toLowerCase().split(/[^a-z0-9_-]+/));
+  const named = [...owners].sort((a, b) => b.length - a.length).find((owner) => words.has(owner.toLowerCase()));
+  return named ?? owners[0] ?? group;
 };
 
 /**
@@ -149,11 +162,15 @@ export const queryLogs = (dependencies: AwsToolDependencies, timing: QueryLogsTi
   });
 };
 
-const toLine = (row: InsightsRow, owners: ReadonlyMap<string, string>): Line => {
+const toLine = (row: InsightsRow, owners: ReadonlyMap<string, readonly string[]>): Line => {
   const parsed = parseLogMessage(row['@message'] ?? '');
   const group = logGroupName(row['@log'] ?? '');
   const timestamp = isoFromInsights(row['@timestamp'] ?? '');
-  return { timestamp, millis: toMillis(timestamp), service: owners.get(group) ?? group, ...parsed };
+  const service = serviceOfLine(owners.get(group), group, parsed);
+  // A structured logger's own `service` key repeats the line's service.
+  const { service: named, ...otherFields } = parsed.fields ?? {};
+  const fields = named === service ? otherFields : parsed.fields;
+  return { timestamp, millis: toMillis(timestamp), service, level: parsed.level, message: parsed.message, ...(fields && Object.keys(fields).length > 0 ? { fields } : {}) };
 };
 
 const minedTemplates = (lines: readonly Line[]) =>

@@ -47,6 +47,30 @@ const row = (timestamp: string, message: string, group = '/ecs/orders', pointer 
 ];
 
 describe('query_logs on Logs Insights', () => {
+  it('gives a line in a log group several services write to the service it names, and drops the service key that repeats it', async () => {
+    const shared = '/aws/events/ecs-task-state-change';
+    logs.on(StartQueryCommand).resolves({ queryId: 'q-1' });
+    logs.on(GetQueryResultsCommand).resolves({
+      status: 'Complete',
+      results: [
+        row('2026-04-06 04:00:10.000', '{"level":"ERROR","message":"task 5cce STOPPED: OutOfMemoryError","service":"seatmap-svc"}', shared),
+        row('2026-04-06 04:01:00.000', '{"level":"WARN","message":"(service loyalty-badges) rolling back to deployment ecs-svc/3388"}', shared),
+        row('2026-04-06 04:02:00.000', '{"level":"WARN","message":"task 81e0 STOPPED"}', shared),
+      ],
+    });
+    const catalog = catalogOf([
+      { name: 'loyalty-badges', logGroups: ['/ecs/loyalty-badges', shared] },
+      { name: 'seatmap-svc', logGroups: ['/ecs/seatmap-svc', shared] },
+    ]);
+    const { data } = await run(toolbox(catalog), { minLevel: 'WARN' });
+    expect(data.lines.map((line: { service: string; fields?: unknown }) => [line.service, line.fields])).toEqual([
+      ['seatmap-svc', undefined],
+      ['loyalty-badges', undefined],
+      // Nothing names its source: the group's first owner.
+      ['loyalty-badges', undefined],
+    ]);
+  });
+
   it('polls a running query to completion and reads JSON, Lambda and plain-text lines', async () => {
     logs.on(StartQueryCommand).resolves({ queryId: 'q-1' });
     logs
