@@ -23,6 +23,29 @@ export const emulatedAccount = (environment: RecordedEnvironment): string => env
 const emulatedCluster = (environment: RecordedEnvironment): string =>
   environment.services.map((service) => /:service\/([^/]+)\/[^/]+$/.exec(service.arn ?? '')?.[1]).find((cluster) => cluster !== undefined) ?? 'default';
 
+/** Everything recorded up to the incident's clock. */
+const ALL_HISTORY_MINUTES = 10 * 365 * 24 * 60;
+
+const apiNames = new WeakMap<RecordedEnvironment, Map<string, string>>();
+
+/**
+ * The REST API a service of kind apigateway is, by the `ApiName` its recorded metrics carry, else
+ * its own name. The emulated account gives a REST API its name as its id, so the catalog reads the
+ * `ApiName` CloudWatch publishes under straight from the ARN.
+ */
+const restApiOf = (environment: RecordedEnvironment, serviceName: string): string => {
+  let names = apiNames.get(environment);
+  if (!names) {
+    names = new Map();
+    for (const metric of environment.has('metrics') ? environment.metrics(ALL_HISTORY_MINUTES) : []) {
+      const apiName = metric.dimensions?.ApiName;
+      if (apiName && !names.has(metric.service)) names.set(metric.service, apiName);
+    }
+    apiNames.set(environment, names);
+  }
+  return names.get(serviceName) ?? serviceName;
+};
+
 /** The service's own ARN, or the ARN its kind's resource would have. */
 export const serviceArnOf = (environment: RecordedEnvironment, service: ServiceSpec): string | undefined => {
   if (service.arn) return service.arn;
@@ -43,7 +66,7 @@ export const serviceArnOf = (environment: RecordedEnvironment, service: ServiceS
     case 'sns':
       return `arn:aws:sns:${region}:${account}:${name}`;
     case 'apigateway':
-      return `arn:aws:apigateway:${region}::/restapis/${name}`;
+      return `arn:aws:apigateway:${region}::/restapis/${restApiOf(environment, name)}`;
     case 's3':
       return `arn:aws:s3:::${name}`;
     default:

@@ -231,13 +231,12 @@ describe('get_metrics through the emulation, against the replay tool', () => {
 describe('get_metrics through the emulated account and its tagged catalog, against the replay tool', () => {
   type Series = { service: string; name: string; dimensions?: Record<string, string>; points: [string, number][]; earlierDays?: { daysBefore: number; points: [string, number][] }[] };
   const named = (item: Series) => `${item.service}|${item.name}`;
-  // Dimensions that name an AWS resource by what its ARN carries, which a real account tags with its
-  // service. A metric whose dimensions name none (a team's `Provider=adyen`, `Pool=primary`, a REST
-  // API's `ApiName`, which its ARN's id does not carry) may not be told apart on CloudWatch.
+  // Dimensions that name an AWS resource, which a real account tags with its service. A metric whose
+  // dimensions name none (a team's `Provider=adyen`, `Pool=primary`) is found only through an alarm.
   const resourceKeys = new Set([
     'FunctionName', 'ClusterName', 'ServiceName', 'DBInstanceIdentifier', 'DBClusterIdentifier', 'TableName', 'QueueName', 'TopicName', 'StreamName',
     'InstanceId', 'VolumeId', 'NatGatewayId', 'KeyId', 'WebACL', 'CacheClusterId', 'ReplicationGroupId', 'TargetGroup', 'LoadBalancer',
-    'DistributionId', 'BucketName', 'DomainName', 'HostedZoneId', 'CertificateArn', 'RuleName', 'StateMachineArn',
+    'DistributionId', 'ApiName', 'BucketName', 'DomainName', 'HostedZoneId', 'CertificateArn', 'RuleName', 'StateMachineArn',
   ]);
   const namesAResource = (item: Series) => item.dimensions === undefined || Object.keys(item.dimensions).some((key) => resourceKeys.has(key));
 
