@@ -135,6 +135,32 @@ const listMetrics = (input: ListMetricsCommandInput, environment: RecordedEnviro
   };
 };
 
+/** Statistics whose value does not grow with the period they are taken over, so readings at several resolutions line up. */
+const scaleFree = (stat: string): boolean => !/^(Sum|SampleCount)$/.test(stat);
+
+/**
+ * The datapoints of a metric's recordings in [start, end), oldest first. As CloudWatch keeps the
+ * finest data it has, recordings of a scale-free statistic are merged: the finest recording's points
+ * where it has any, coarser ones only before it starts. A sum taken over an hour cannot sit beside
+ * five-minute sums, so for sums the first recording with data in the window answers alone.
+ */
+const pointsInWindow = (recordings: readonly EmulatedMetric[], start: number, end: number): [string, number][] => {
+  const inWindow = (series: EmulatedMetric) => series.points.filter(([timestamp]) => toMillis(timestamp) >= start && toMillis(timestamp) < end);
+  const withData = recordings.map((series) => ({ series, points: inWindow(series) })).filter(({ points }) => points.length > 0);
+  const [first] = withData;
+  const sameStatistic = withData.filter(({ series }) => series.stat === first?.series.stat);
+  if (!first || sameStatistic.length === 1 || !scaleFree(first.series.stat)) return first?.points ?? [];
+  const finestFirst = [...sameStatistic].sort((a, b) => a.series.periodSeconds - b.series.periodSeconds);
+  const merged: [string, number][] = [];
+  let covered = end;
+  for (const { points } of finestFirst) {
+    const earlier = points.filter(([timestamp]) => toMillis(timestamp) < covered);
+    merged.push(...earlier);
+    covered = Math.min(covered, ...earlier.map(([timestamp]) => toMillis(timestamp)));
+  }
+  return merged.sort(([a], [b]) => toMillis(a) - toMillis(b));
+};
+
 const getMetricData = (input: GetMetricDataCommandInput, environment: RecordedEnvironment): Answer<GetMetricDataCommandOutput> => {
   const queries = input.MetricDataQueries ?? [];
   if (queries.length > MAX_QUERIES) {
@@ -156,12 +182,11 @@ const getMetricData = (input: GetMetricDataCommandInput, environment: RecordedEn
         };
       }
       // A scenario may record one metric under several statistics (the asked one answers, else any
-      // recorded), and at several resolutions over different spans (a fine recent series beside an
-      // hourly history): the first recording with data in the asked window answers it.
+      // recorded), and at several resolutions over different spans (an hourly history beside a fine
+      // recent series).
       const recorded = metrics.filter((metric) => metric.namespace === wanted.Namespace && metric.name === wanted.MetricName && sameDimensions(wanted.Dimensions, metric.dimensions));
       const asked = recorded.filter((metric) => metric.stat === query.MetricStat?.Stat);
-      const inWindow = (series: EmulatedMetric) => series.points.filter(([timestamp]) => toMillis(timestamp) >= start && toMillis(timestamp) < end);
-      const points = (asked.length > 0 ? asked : recorded).map(inWindow).find((candidate) => candidate.length > 0) ?? [];
+      const points = pointsInWindow(asked.length > 0 ? asked : recorded, start, end);
       return { result: { Id: query.Id, Label: query.Label ?? wanted.MetricName, StatusCode: 'Complete' as const }, points: ascending ? points : [...points].reverse() };
     });
   // Datapoints are paged across all queries in order; a query's points may span pages, as on CloudWatch.

@@ -5,6 +5,9 @@ import type { ServiceCatalog } from '../../../integrations/aws/catalog.ts';
 import { AwsClients } from '../../../integrations/aws/clients.ts';
 import { getMetrics } from '../../../integrations/aws/cloudwatch/get-metrics.ts';
 import { serviceException } from '../../../integrations/aws/emulation/emulator.ts';
+import { scenarioEmulations } from '../../../integrations/aws/emulation/index.ts';
+import { RecordedEnvironment } from '../../../integrations/scenario/recorded-environment.ts';
+import type { Environment } from '../../../lib/domain/scenario.ts';
 import { awsToolSettings } from '../../../integrations/aws/settings.ts';
 import { Toolbox } from '../../../lib/tools/toolbox.ts';
 import { bundledScenarios, emulatedAndReplayed } from './emulated-scenario.ts';
@@ -259,4 +262,33 @@ describe('get_metrics through the emulated account and its tagged catalog, again
       }
     },
   );
+});
+
+describe('the emulated GetMetricData over a metric recorded at two resolutions', () => {
+  const at = (hour: number, minute = 0) => `2026-04-02T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00Z`;
+  const history = (stat: string): NonNullable<Environment['metrics']> => [
+    { service: 'ledger-db', name: 'FreeStorageSpace', namespace: 'AWS/RDS', dimensions: { DBInstanceIdentifier: 'ledger-db' }, stat, periodSeconds: 3600, points: [[at(3), 42], [at(4), 38], [at(5), 34], [at(6), 30]] },
+    { service: 'ledger-db', name: 'FreeStorageSpace', namespace: 'AWS/RDS', dimensions: { DBInstanceIdentifier: 'ledger-db' }, stat, periodSeconds: 300, points: [[at(5, 30), 3.2], [at(5, 45), 3.1], [at(6), 3]] },
+  ];
+  const read = async (stat: string) => {
+    const recorded = new RecordedEnvironment({ metrics: history(stat) }, new Date(at(6)));
+    const emulated = new AwsClients('us-east-1', { kind: 'emulated', environment: recorded, emulations: scenarioEmulations });
+    const page = await emulated.get(CloudWatchClient).send(
+      new GetMetricDataCommand({
+        StartTime: new Date(at(2, 30)),
+        EndTime: new Date(at(6, 1)),
+        ScanBy: 'TimestampAscending',
+        MetricDataQueries: [{ Id: 'm', MetricStat: { Metric: { Namespace: 'AWS/RDS', MetricName: 'FreeStorageSpace', Dimensions: [{ Name: 'DBInstanceIdentifier', Value: 'ledger-db' }] }, Period: 300, Stat: stat } }],
+      }),
+    );
+    return page.MetricDataResults?.[0]?.Values ?? [];
+  };
+
+  it('answers a scale-free statistic from the finest recording where it has data and the coarser one before it', async () => {
+    expect(await read('Minimum')).toEqual([42, 38, 34, 3.2, 3.1, 3]);
+  });
+
+  it('answers a sum from one recording: hourly sums cannot sit beside five-minute ones', async () => {
+    expect(await read('Sum')).toEqual([42, 38, 34, 30]);
+  });
 });
