@@ -37,8 +37,10 @@ const keyMetrics: Readonly<Record<string, readonly string[]>> = {
   'AWS/ApiGateway': ['5XXError', 'Latency', 'Count'],
 };
 
-/** The statistic that summarizes a metric honestly: counts and consumed capacity add up, ages, lags and backlogs peak, the rest average. */
+/** The statistic that summarizes a metric honestly: rates and ratios average, counts and consumed capacity add up, ages, lags and backlogs peak, the rest average. */
 const statisticFor = (name: string): string => {
+  // A rate of errors (CloudFront's 4xxErrorRate) is a percentage, however much its name says errors.
+  if (/(Rate|Ratio|Percent(age)?|Utili[sz]ation)$/i.test(name)) return 'Average';
   if (/Age|Lag|ConcurrentExecutions|ApproximateNumberOf|QueueLength|QueueDepth/.test(name)) return 'Maximum';
   if (/Count$|Errors?$|Throttles|Requests$|Responses$|Calls$|Invocations|5XX|4XX|429|Messages(Sent|Received|Deleted|Published)|Evictions|Rejected|Failed|^Consumed|Bytes$/i.test(name)) return 'Sum';
   return 'Average';

@@ -175,6 +175,26 @@ describe('get_metrics on CloudWatch', () => {
     expect(cloudwatch.commandCalls(DescribeAlarmsCommand)[0]?.args[0].input).not.toHaveProperty('StateValue');
   });
 
+  it('reads a rate as an average however much its name says errors, and counts as sums', async () => {
+    cloudwatch.on(DescribeAlarmsCommand).resolves({});
+    cloudwatch.on(ListMetricsCommand).resolves({ Metrics: [] });
+    const names = ['4xxErrorRate', 'CacheHitRate', 'Errors', 'HTTPCode_Target_5XX_Count', 'ApproximateAgeOfOldestMessage', 'CPUUtilization'];
+    cloudwatch
+      .on(ListMetricsCommand, { Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] })
+      .resolves({ Metrics: names.map((MetricName) => ({ Namespace: 'AWS/Test', MetricName, Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] })) });
+    cloudwatch.on(GetMetricDataCommand).resolves({ MetricDataResults: [] });
+    await run({ service: 'billing' });
+    const queries = (cloudwatch.commandCalls(GetMetricDataCommand)[0]?.args[0].input.MetricDataQueries ?? []) as { MetricStat?: { Metric?: { MetricName?: string }; Stat?: string } }[];
+    expect(Object.fromEntries(queries.map((query) => [query.MetricStat?.Metric?.MetricName, query.MetricStat?.Stat]))).toEqual({
+      '4xxErrorRate': 'Average',
+      CacheHitRate: 'Average',
+      Errors: 'Sum',
+      HTTPCode_Target_5XX_Count: 'Sum',
+      ApproximateAgeOfOldestMessage: 'Maximum',
+      CPUUtilization: 'Average',
+    });
+  });
+
   it('batches at most 500 queries a GetMetricData call', async () => {
     cloudwatch.on(DescribeAlarmsCommand).resolves({});
     const many = Array.from({ length: 700 }, (_, index) => ({ Namespace: 'Acme/Billing', MetricName: `Queue${index}`, Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }));
