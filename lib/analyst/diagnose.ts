@@ -1,4 +1,5 @@
 import type { FindingDraft } from '../domain/finding.ts';
+import { alertsOf, type Alert } from './alerts.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { inferCause, type CauseInference } from './infer-cause.ts';
@@ -21,6 +22,8 @@ export interface Diagnosis {
    * an alerting resource that keeps no logs of its own (a load balancer, a queue, a topic, a table).
    */
   servingAlerted: string[];
+  /** Alerts that nothing benign explains yet: what a look at earlier days might explain as recurring. */
+  unexplainedAlerts: Alert[];
   inference: CauseInference;
   draft: FindingDraft;
 }
@@ -61,6 +64,7 @@ export const diagnose = (board: EvidenceBoard): Diagnosis => {
     suspectChange: incident ? inference.suspectChange : undefined,
     candidates: incident ? inference.candidates : inference.verdict === 'no-evidence' ? troubledServices(inference.signals) : [],
     servingAlerted: [...new Set(servingAlerted(board, inference.symptom))],
+    unexplainedAlerts: inference.verdict === 'incident' ? inference.unexplainedAlerts : inference.verdict === 'no-evidence' ? alertsOf(board, inference.symptom) : [],
     inference,
     draft,
   };

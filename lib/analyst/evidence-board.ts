@@ -120,11 +120,17 @@ export const recordResult = (board: EvidenceBoard, tool: string, ref: string, da
         `${item.timestamp}|${item.service}|${item.message}`,
       );
       break;
-    case getMetricsContract.name:
-      addUnique(board.series, (output.series as MetricSeriesSummary[]).map((item) => ({ ...item, ref })), (item) =>
-        `${item.service}|${item.name}|${canonicalJson(item.dimensions ?? {})}|${item.stat ?? ''}|${item.periodSeconds ?? ''}`,
-      );
+    case getMetricsContract.name: {
+      const keyOf = (item: MetricSeriesSummary) => `${item.service}|${item.name}|${canonicalJson(item.dimensions ?? {})}|${item.stat ?? ''}|${item.periodSeconds ?? ''}`;
+      const fresh = (output.series as MetricSeriesSummary[]).map((item) => ({ ...item, ref }));
+      // A series read again with earlier days (compareDaysBefore) keeps its first reading and gains those days.
+      for (const item of fresh) {
+        const known = item.earlierDays ? board.series.find((series) => keyOf(series) === keyOf(item) && !series.earlierDays) : undefined;
+        if (known) known.earlierDays = item.earlierDays;
+      }
+      addUnique(board.series, fresh, keyOf);
       break;
+    }
     case getTracesContract.name:
       board.traces.push(...(output.services as TraceServiceSummary[]).map((item) => ({ ...item, ref })));
       break;

@@ -135,23 +135,25 @@ const sameTimeOfDay = (time: number, reference: number, tolerance: number): bool
  * while the job runs (a count CloudWatch omits when it is zero) reads zero the rest of the day.
  */
 const recurrenceOf = (series: readonly Series[], service: string, name: string, at: number, ref: string): Omit<Explanation, 'subject'> | undefined => {
-  // Several series of one metric (a long look-back and a recent close-up) are one record of it.
+  // Several series of one metric (a long look-back, a recent close-up, the same window on earlier days) are one record of it.
   const points = series
     .filter((candidate) => candidate.service === service && candidate.name === name)
-    .flatMap((candidate) => candidate.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+    .flatMap((candidate) => [...candidate.points, ...(candidate.earlierDays ?? []).flatMap((day) => day.points)])
+    .map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
   const otherTimes = points.filter((point) => !sameTimeOfDay(point.t, at, 2 * RECURRENCE_TOLERANCE_MS));
   const usual = otherTimes.length > 0 ? medianOf(otherTimes.map((point) => point.v)) : 0;
-  const peakOf = (from: number, to: number) => Math.max(...points.filter((point) => point.t >= from && point.t <= to).map((point) => point.v));
+  const peakOf = (from: number, to: number) =>
+    points.filter((point) => point.t >= from && point.t <= to).reduce<{ t: number; v: number } | undefined>((best, point) => (best === undefined || point.v > best.v ? point : best), undefined);
   const now = peakOf(at, at + RECURRENCE_TOLERANCE_MS);
-  if (!Number.isFinite(now) || now <= usual) return undefined;
+  if (!now || now.v <= usual) return undefined;
   for (let days = 1; days <= RECURRENCE_DAYS; days += 1) {
     const then = at - days * DAY_MS;
     const earlier = peakOf(then - RECURRENCE_TOLERANCE_MS, then + 2 * RECURRENCE_TOLERANCE_MS);
-    if (Number.isFinite(earlier) && earlier - usual >= 0.5 * (now - usual)) {
+    if (earlier && earlier.v - usual >= 0.5 * (now.v - usual)) {
       return {
         service,
         ref,
-        why: `it recurs on a schedule: ${name} at ${service} rose the same way at about the same time ${days === 1 ? 'a day' : `${days} days`} earlier (to ${round(earlier)} around ${iso(then)}), the load of a recurring job`,
+        why: `it recurs on a schedule: ${name} at ${service} rose the same way at about the same time ${days === 1 ? 'a day' : `${days} days`} earlier (to ${round(earlier.v)} at ${iso(earlier.t)}), the load of a recurring job`,
       };
     }
   }
@@ -163,10 +165,17 @@ const recurringExplanation = (series: readonly Series[], signal: Signal): Omit<E
   return own ? recurrenceOf(series, signal.service, own.name, signal.at, own.ref) : undefined;
 };
 
-/** An alert whose service's own metric rose the same way at the same time of day on an earlier day: a schedule's load, paging again. */
+/** Alerts about failures: failing work is never a schedule's known cost, however often it recurs. */
+const failureAlert = /error|fault|fail|5xx|dead|dlq|timeout|crash|oom|kill|unhealthy/i;
+
+/**
+ * An alert whose service's own health metric (latency, throttles, saturation; not its demand or a
+ * measure of unknown meaning, which say nothing about health) rose the same way at the same time of day on an
+ * earlier day: a schedule's load, paging again.
+ */
 const recurringAlert = (series: readonly Series[], alert: Alert): Omit<Explanation, 'subject'> | undefined => {
-  if (!alert.service || alert.since === undefined) return undefined;
-  const own = series.filter((candidate) => candidate.service === alert.service);
+  if (!alert.service || alert.since === undefined || failureAlert.test(alert.name)) return undefined;
+  const own = series.filter((candidate) => candidate.service === alert.service && (meaningOf(candidate.name) === 'bad-up' || meaningOf(candidate.name) === 'bad-down'));
   for (const name of new Set(own.map((candidate) => candidate.name))) {
     const recurring = recurrenceOf(series, alert.service, name, alert.since - RECURRENCE_TOLERANCE_MS, own.find((candidate) => candidate.name === name)!.ref);
     if (recurring) return recurring;

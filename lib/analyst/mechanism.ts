@@ -159,6 +159,8 @@ export interface PoisonRecord {
 }
 
 const streamArn = /:kinesis:|:kafka:/i;
+/** A field that names one record: a message or order id, a key, a sequence number or offset (not a request id, new on every attempt). */
+const recordIdentifier = /\b((?!request)\w*(?:id|key|sequence|seq|offset))[=:]\s*"?([\w.:-]{4,})/gi;
 const isCarrier = (board: EvidenceBoard, name: string): boolean => {
   const node = board.services?.find((candidate) => candidate.name === name);
   return node?.kind === 'sqs' || streamArn.test(node?.arn ?? '') || /:sqs:/i.test(node?.arn ?? '');
@@ -174,16 +176,20 @@ export const poisonRecordOf = (board: EvidenceBoard, cause: IncidentCause): Pois
   if (cause.mechanism?.label !== 'bad data' && cause.category !== 'data') return undefined;
   const carriers = [...neighboursOf(board, cause.root)].filter((name) => name !== cause.root && !computeKinds.has(kindOf(board, name) ?? ''));
   const readers = new Set([cause.root, ...carriers.flatMap((name) => [...neighboursOf(board, name)].filter((reader) => computeKinds.has(kindOf(board, reader) ?? '')))]);
-  const counts = new Map<string, { service: string; count: number }>();
+  // One record is the same message, or the same identifier (a message id, an order id, a sequence number) in different messages.
+  const counts = new Map<string, { service: string; count: number; message: string }>();
   for (const line of board.logs) {
     if (!readers.has(line.service) || severityOf(line.level) < 3) continue;
-    const key = `${line.service}|${line.message}`;
-    counts.set(key, { service: line.service, count: (counts.get(key)?.count ?? 0) + 1 });
+    const records = new Set([line.message, ...[...line.message.matchAll(recordIdentifier)].map((match) => `${match[1]}=${match[2]}`)]);
+    for (const record of records) {
+      const key = `${line.service}|${record}`;
+      counts.set(key, { service: line.service, count: (counts.get(key)?.count ?? 0) + 1, message: line.message });
+    }
   }
-  const repeated = [...counts.entries()].filter(([, { count }]) => count >= 3).sort((a, b) => b[1].count - a[1].count);
-  const reader = repeated[0]?.[1].service;
+  const repeated = [...counts.values()].filter(({ count }) => count >= 3).sort((a, b) => b.count - a.count);
+  const reader = repeated[0]?.service;
   if (!reader) return undefined;
-  const messages = repeated.map(([key]) => key.slice(key.indexOf('|') + 1));
+  const messages = repeated.map(({ message }) => message);
   const near = new Set([...neighboursOf(board, cause.root), ...carriers]);
   // The queue or stream between the writer and the reader that fails: where the record waits.
   const carrier = [...neighboursOf(board, reader)].find((name) => carriers.includes(name) && isCarrier(board, name));
@@ -247,18 +253,47 @@ const newVersionWords = /rotat|version.?stage|PutSecretValue|UpdateSecret|new ve
 /** How long before the trouble a secret's rotation is still its cause. */
 const ROTATION_WINDOW_MS = 2 * 60 * 60_000;
 
+/** A secret's rotation, and who still presents the value from before it. */
+export interface RotatedSecret {
+  change: Change;
+  /** Users of the secret whose credentials are refused after the rotation. */
+  holders: string[];
+  /** Users of the secret that kept working after it: the new value itself is good. */
+  renewed: string[];
+}
+
+const refusedCredential = (text: string): boolean => causesIn(text).some((hit) => hit.label === 'credentials');
+
 /**
  * A secret moved to a new version just before the trouble, by the root itself, next to it, or by
- * another user of a secret it shares: the credentials in use no longer match.
+ * another user of a secret it shares: the credentials in use no longer match. When some users of
+ * the secret keep working after the rotation while others are refused, the new value is good and
+ * the refused ones still present the value they read before (a copy cached at start-up or in an
+ * environment variable).
  */
-const rotatedSecretWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+export const rotatedSecretOf = (board: EvidenceBoard, cause: IncidentCause): RotatedSecret | undefined => {
   const near = withSharedResourceUsers(board, cause.root);
   const rotated = (change: Change) => secretWords.test(change.summary) && newVersionWords.test(change.summary);
   const change =
     (cause.suspectChange && rotated(cause.suspectChange) ? cause.suspectChange : undefined) ??
     board.changes.find((candidate) => near.has(candidate.service) && rotated(candidate) && candidate.at <= cause.rootOnset && cause.rootOnset - candidate.at <= ROTATION_WINDOW_MS);
   if (!change) return undefined;
-  return `A rotated secret: ${change.service} moved to a new secret version at ${iso(change.at)}, and the credentials in use no longer match it.`;
+  const users = (board.services ?? []).filter((node) => node.dependsOn.includes(change.service) && computeKinds.has(node.kind ?? '')).map((node) => node.name);
+  const after = board.logs.filter((line) => line.at >= change.at);
+  const holders = users.filter((user) => after.some((line) => line.service === user && severityOf(line.level) >= 3 && refusedCredential(line.message)));
+  const renewed = users.filter((user) => !holders.includes(user) && after.some((line) => line.service === user));
+  return { change, holders, renewed };
+};
+
+const rotatedSecretWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+  const rotated = rotatedSecretOf(board, cause);
+  if (!rotated) return undefined;
+  const { change, holders, renewed } = rotated;
+  const moved = `A rotated secret: ${change.service} moved to a new secret version at ${iso(change.at)}`;
+  if (holders.length > 0 && renewed.length > 0) {
+    return `${moved}; ${renewed.join(', ')} picked up the new value and kept working, but ${holders.join(', ')} still ${holders.length === 1 ? 'presents' : 'present'} the credentials read before the rotation (a stale copy cached at start-up), which are refused.`;
+  }
+  return `${moved}, and the credentials in use no longer match it.`;
 };
 
 /** Plain words about how the fault works that need the wider evidence: a provider's failure, a poison message, a capacity cut, redelivered messages, a rotated secret. */

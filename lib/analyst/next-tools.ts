@@ -2,7 +2,7 @@ import type { ToolSpec } from '../model/port.ts';
 import type { Diagnosis } from './diagnose.ts';
 import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
-import { listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
+import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import { isSharedCapacity } from './load-source.ts';
 import { callersOf } from './service-map.ts';
@@ -10,6 +10,9 @@ import { callersOf } from './service-map.ts';
 
 /** Planned work (a maintenance window, a test) is often announced days before it happens: a week of changes finds it. */
 const ANNOUNCEMENT_LOOKBACK_MINUTES = 7 * 24 * 60;
+
+/** Earlier days compared with an alarm's window: a daily job shows a day before, a weekly one a week before. */
+const COMPARED_DAYS = 7;
 
 /** How far either side of a suspect's troubled stretch the close look at its logs reaches. */
 const ZOOM_MS = 45 * 60_000;
@@ -24,6 +27,26 @@ export interface PlannedCall {
  * it fired; for a question or a sweep, which may be about yesterday, two days.
  */
 const lookbackMinutes = (brief: string): number => (/CloudWatch alarm "|PagerDuty event/.test(brief) ? 240 : 48 * 60);
+
+/** The metrics an alarm trigger watches, from the brief's "Metrics:" lines ("- m1: AWS/DynamoDB WriteThrottleEvents [...]"). */
+const alarmedMetrics = (brief: string): string[] => [...brief.matchAll(/^- \w+: \S+ ([^\s[,]+)/gm)].map((match) => match[1]!).filter((name) => name !== '?');
+const triggerAlarm = (brief: string): string | undefined => /CloudWatch alarm "([^"]+)"/.exec(brief)?.[1];
+
+/**
+ * An alert nothing explains yet may be a recurring one: the same window on earlier days tells a
+ * usual rise from a new one. For the alarm that fired, the metric it watches; for a page, whatever
+ * its service publishes. Other alarms are context, not what paged.
+ */
+const earlierDaysCalls = (board: EvidenceBoard, diagnosis: Diagnosis, lookback: number): PlannedCall[] =>
+  diagnosis.unexplainedAlerts.flatMap((alert): PlannedCall[] => {
+    if (!alert.service) return [];
+    const base = { service: alert.service, sinceMinutes: lookback, compareDaysBefore: COMPARED_DAYS };
+    const metrics = alarmedMetrics(board.brief);
+    if (alert.source === 'alarm' && alert.name === `alarm ${triggerAlarm(board.brief)}` && metrics.length > 0) {
+      return metrics.map((name) => ({ name: getMetricsContract.name, arguments: { ...base, name } }));
+    }
+    return alert.source === 'page' ? [{ name: getMetricsContract.name, arguments: base }] : [];
+  });
 
 /**
  * The next tool calls: first a broad survey, then the full logs of the suspects, then the
@@ -67,7 +90,8 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
       .map((service) => ({ name: queryLogsContract.name, arguments: around(service) })),
   );
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
-  if (deepDive.length > 0 || announcements.length > 0) return [...deepDive, ...announcements];
+  const earlierDays = board.unavailable.has(getMetricsContract.name) ? [] : fresh(earlierDaysCalls(board, diagnosis, lookback));
+  if (deepDive.length > 0 || announcements.length > 0 || earlierDays.length > 0) return [...deepDive, ...announcements, ...earlierDays];
 
   if (!diagnosis.incident || !diagnosis.root || board.unavailable.has(searchRunbooksContract.name)) return [];
   const labels = diagnosis.rootSignals.map((signal) => signal.text).join(' ');

@@ -66,6 +66,25 @@ describe('the summary names the mechanism in plain words', () => {
     expect(diagnose(boardFrom(evidence)).draft.rootCause.summary).not.toMatch(/rotated secret/);
   });
 
+  it('a rotation one user of the secret survives while another is still refused is a stale copy at the refused one', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        services: [
+          { name: 'balance-fn', kind: 'lambda', dependsOn: ['db-secret'] },
+          { name: 'accrual', kind: 'ecs', dependsOn: ['db-secret'] },
+          { name: 'db-secret', kind: 'other' },
+        ],
+        changes: [{ service: 'db-secret', timestamp: at(START, 60), kind: 'config', summary: 'RotateSecret prod/db/app (scheduled rotation)' }],
+        logs: [
+          ...failing('balance-fn', 'SequelizeConnectionError: password authentication failed for user "app"'),
+          { service: 'accrual', timestamp: at(START, 61), level: 'WARN', message: 'auth failed; re-reading secret prod/db/app and reconnecting' },
+          { service: 'accrual', timestamp: at(START, 70), level: 'INFO', message: 'accrued 120 events' },
+        ],
+      }),
+    );
+    expect(diagnosis.draft.rootCause.summary).toMatch(/accrual picked up the new value and kept working, but balance-fn still presents the credentials read before the rotation \(a stale copy/);
+  });
+
   it('the same record failing on every retry from a FIFO queue is a poison message blocking its group', () => {
     const diagnosis = diagnose(
       boardFrom({
