@@ -213,13 +213,23 @@ const pointsOf = (fetched: FetchedSeries | undefined): [string, number][] =>
     .sort(([a], [b]) => a - b)
     .map(([timestamp, value]): [string, number] => [isoOf(timestamp), value]);
 
+/**
+ * The period the points are at: the closest spacing between them. CloudWatch answers at the asked
+ * period, but a metric published less often than that (every 5 minutes, asked by 3) comes at its own.
+ */
+const spacingSeconds = (points: readonly [string, number][], asked: number): number => {
+  const gaps = points.slice(1).map(([timestamp], index) => (Date.parse(timestamp) - Date.parse(points[index]?.[0] ?? timestamp)) / 1000);
+  const closest = Math.min(...gaps.filter((gap) => gap > 0));
+  return Number.isFinite(closest) ? closest : asked;
+};
+
 const toSummary = (wanted: Wanted, points: readonly [string, number][], periodSeconds: number): MetricSeriesSummary => ({
   service: wanted.service,
   name: wanted.name,
   ...(wanted.namespace ? { namespace: wanted.namespace } : {}),
   ...(wanted.dimensions ? { dimensions: wanted.dimensions } : {}),
   ...(wanted.stat ? { stat: wanted.stat } : {}),
-  periodSeconds,
+  periodSeconds: spacingSeconds(points, periodSeconds),
   ...summarizedPoints(points),
 });
 

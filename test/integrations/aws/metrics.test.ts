@@ -195,6 +195,18 @@ describe('get_metrics on CloudWatch', () => {
     });
   });
 
+  it('reports the period the points come at: a metric published every 5 minutes, asked by 3', async () => {
+    cloudwatch.on(DescribeAlarmsCommand).resolves({});
+    cloudwatch.on(ListMetricsCommand).resolves({ Metrics: [] });
+    cloudwatch
+      .on(ListMetricsCommand, { Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] })
+      .resolves({ Metrics: [{ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }] });
+    cloudwatch.on(GetMetricDataCommand).resolves({ MetricDataResults: [{ Id: 'm0', Timestamps: [minute(20), minute(15), minute(5)], Values: [1, 2, 3], StatusCode: 'Complete' }] });
+    const { data } = await run({ service: 'billing', sinceMinutes: 240 });
+    expect(getMetricDataInputs()[0]?.MetricDataQueries[0]).toMatchObject({ MetricStat: { Period: 180 } });
+    expect(data.series[0]?.periodSeconds).toBe(300);
+  });
+
   it('batches at most 500 queries a GetMetricData call', async () => {
     cloudwatch.on(DescribeAlarmsCommand).resolves({});
     const many = Array.from({ length: 700 }, (_, index) => ({ Namespace: 'Acme/Billing', MetricName: `Queue${index}`, Dimensions: [{ Name: 'FunctionName', Value: 'billing' }] }));
