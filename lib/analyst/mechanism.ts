@@ -296,6 +296,18 @@ const rotatedSecretWords = (board: EvidenceBoard, cause: IncidentCause): string 
   return `${moved}, and the credentials in use no longer match it.`;
 };
 
-/** Plain words about how the fault works that need the wider evidence: a provider's failure, a poison message, a capacity cut, redelivered messages, a rotated secret. */
+/**
+ * A client whose work loads a shared resource is the cause, but how the resource gives way is the
+ * mechanism the reader needs (connections held open, full table scans, a replica falling behind):
+ * it is read from the resource's own evidence.
+ */
+const loadedResourceWords = (cause: IncidentCause): string | undefined => {
+  const loaded = cause.overloads ?? cause.starves;
+  if (!loaded || loaded === cause.root) return undefined;
+  const words = mechanismOf(loaded, cause.signals.filter((signal) => signal.service === loaded), undefined, undefined)?.words;
+  return words ? `Under that load: ${words.charAt(0).toLowerCase()}${words.slice(1)}` : undefined;
+};
+
+/** Plain words about how the fault works that need the wider evidence: a provider's failure, how a loaded resource gives way, a poison message, a capacity cut, redelivered messages, a rotated secret. */
 export const circumstancesOf = (board: EvidenceBoard, cause: IncidentCause): string[] =>
-  [providerWords(board, cause), poisonWords(board, cause), capacityCutWords(board, cause), redeliveryWords(board, cause), rotatedSecretWords(board, cause)].filter((words): words is string => words !== undefined);
+  [providerWords(board, cause), loadedResourceWords(cause), poisonWords(board, cause), capacityCutWords(board, cause), redeliveryWords(board, cause), rotatedSecretWords(board, cause)].filter((words): words is string => words !== undefined);

@@ -25,6 +25,8 @@ describe('who generates the load on a shared resource', () => {
     expect(diagnosis.draft.rootCause.service).toBe('import-job');
     expect(diagnosis.draft.rootCause.category).toBe('traffic');
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'import-job' });
+    // How the loaded resource gives way is named from its own evidence.
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Under that load: table is throttled/);
   });
 
   it('a job that starts after the demand rose but before the resource ran out is the load, not the client whose ordinary traffic rose earlier', () => {
