@@ -1,12 +1,16 @@
 import { causesIn } from './cause-signals.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
+import { namesOwnFault } from './load-source.ts';
 import { dependenciesOf } from './service-map.ts';
 import { SAME_TIME_MS, type Signal } from './signals.ts';
 
 /**
  * Follows the failure down the call graph from where it shows: at each step, the dependency whose
  * failure best explains the current service's (named in its errors or traces, or failing no later
- * than it) is the next link. The last link is where the fault originates.
+ * than it) is the next link. The last link is where the fault originates. A dependency whose own
+ * evidence names a fault of its own (a full disk, an expired certificate), even in a single line the
+ * template miner set aside, is where the failure goes on before one that only shows symptoms or is
+ * only named.
  *
  * Some complaints do not point at the callee they name. A wait for a connection from the caller's
  * own pool is the caller's resource running short, whoever the connection is for. A callee that
@@ -28,6 +32,7 @@ export const blameChain = (board: EvidenceBoard, current: readonly Signal[], sta
       return onsetOf(callee) <= onsetOf(node) + SAME_TIME_MS ? failing : 0;
     };
     const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && showsOwnFault(current, callee));
+    const namesOwn = (callee: string) => namesOwnFault(board, current.filter((signal) => signal.service === callee), callee, onsetOf(node));
     const scored = callees
       .map((callee) => {
         const about = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node);
@@ -35,10 +40,10 @@ export const blameChain = (board: EvidenceBoard, current: readonly Signal[], sta
         // Once the caller says the trouble is on its side, its lesser warnings about the callee (a fallback taken) are that trouble's echo.
         const complaints = about.filter((signal) => !ownSide(signal) && (signal.substantial || !about.some(ownSide)));
         const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * (faultOnTheWay && notGotThrough(signal) && !showsOwnFault(current, callee) ? 0.5 : 2), 0);
-        return { callee, score: pointedAt + failingOf(callee), onset: onsetOf(callee) };
+        return { callee, own: namesOwn(callee), score: pointedAt + failingOf(callee) + (namesOwn(callee) ? 1 : 0), onset: onsetOf(callee) };
       })
       .filter(({ score }) => score >= 0.3)
-      .sort((a, b) => b.score - a.score || a.onset - b.onset || a.callee.localeCompare(b.callee));
+      .sort((a, b) => Number(b.own) - Number(a.own) || b.score - a.score || a.onset - b.onset || a.callee.localeCompare(b.callee));
     if (!scored[0]) return chain;
     chain.push(scored[0].callee);
   }

@@ -6,6 +6,7 @@ import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
 import { blameChain } from './blame-chain.ts';
+import { handlerBehind } from './work-handler.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
@@ -126,24 +127,35 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   let root = chain.at(-1)!;
   const troubleStarts = Math.min(...anomalies.map((anomaly) => anomaly.onset));
 
-  const evidenceCategories = new Set(current.filter((signal) => chain.includes(signal.service)).flatMap((signal) => causesIn(signal.text).map((hit) => hit.category)));
-  const rootOnsetBefore = onsetOf(root);
-  const usedOnPath = [...new Set([...chain, ...anomalies.map((anomaly) => anomaly.service)].flatMap((link) => [...calleesOf(services, link)]))].filter((name) => !chain.includes(name));
   // What the failure is: the faults, and any metric that turned substantially, whatever its reading (requests blocked, messages filtered out).
   const turned = signals.filter((signal) => signal.ongoing && signal.substantial && (signal.kind === 'metric' || signal.kind === 'demand'));
-  const explained = explainingChange({
-    services,
-    changes: board.changes,
-    chain,
-    root,
-    rootOnset: rootOnsetBefore,
-    onsetOf,
-    usedOnPath,
-    failing: [...new Set([...anomalies.map((anomaly) => anomaly.service), ...turned.map((signal) => signal.service)])],
-    evidenceCategories,
-    evidenceKinds: failureKindsIn([...current, ...turned]),
-    rootStarved: isStarved(signals.filter((signal) => signal.service === root)),
-  });
+  const explain = (rootOnset: number) =>
+    explainingChange({
+      services,
+      changes: board.changes,
+      chain,
+      root,
+      rootOnset,
+      onsetOf,
+      usedOnPath: [...new Set([...chain, ...anomalies.map((anomaly) => anomaly.service)].flatMap((link) => [...calleesOf(services, link)]))].filter((name) => !chain.includes(name)),
+      failing: [...new Set([...anomalies.map((anomaly) => anomaly.service), ...turned.map((signal) => signal.service)])],
+      evidenceCategories: new Set(current.filter((signal) => chain.includes(signal.service)).flatMap((signal) => causesIn(signal.text).map((hit) => hit.category))),
+      evidenceKinds: failureKindsIn([...current, ...turned]),
+      rootStarved: isStarved(signals.filter((signal) => signal.service === root)),
+    });
+  let explained = explain(onsetOf(root));
+  // A resource that only passes work along, that no change explains, shows the fault of the code
+  // that handles its work. The trouble the carrier shows dates that fault: the handler's earlier,
+  // unrelated errors (a few bad files) do not move the search for a change back.
+  const carrier = root;
+  const handler = explained ? undefined : handlerBehind(board, carrier, current, chain);
+  if (handler) {
+    chain.push(...blameChain(board, current, handler, onsetOf, chain));
+    root = chain.at(-1)!;
+    const carrierShows = current.filter((signal) => signal.service === carrier && signal.kind !== 'mentioned' && signal.kind !== 'trace').map((signal) => signal.at);
+    const shownAt = Math.min(...carrierShows);
+    explained = explain(Number.isFinite(shownAt) ? Math.max(onsetOf(root), shownAt) : onsetOf(root));
+  }
   let suspectChange = explained?.change;
   if (explained) {
     if (!chain.includes(explained.link)) chain.push(explained.link);
@@ -186,7 +198,9 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     suspectChange = suspectChangeFor(board.changes, new Set([writer]), failedAt);
   }
 
-  const rootSignals = signals.filter((signal) => signal.service === root);
+  // Sparse evidence: a root whose only word is a few error lines of its own (too few to mine) speaks through them.
+  const minedAtRoot = signals.filter((signal) => signal.service === root);
+  const rootSignals = minedAtRoot.length > 0 ? minedAtRoot : rawErrorSignals(board, new Set([root]));
   const changeCategory = suspectChange ? categoryOfChange(suspectChange.kind) : undefined;
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
   const category = categoryOf({ board, root, rootSignals, symptom, rootOnset, change: suspectChange, wroteBadData: writer !== undefined, overloads: overload });

@@ -33,7 +33,16 @@ const sharersOf = (board: EvidenceBoard, pool: string): string[] => {
 };
 
 /** Mechanisms that belong to the resource itself, whatever its clients do. */
-const ownFaults = new Set(['disk', 'AWS infrastructure', 'certificate', 'credentials', 'access denied', 'disabled key', 'network', 'bad data']);
+const ownFaults: ReadonlySet<string> = new Set(['disk', 'AWS infrastructure', 'certificate', 'credentials', 'access denied', 'disabled key', 'network', 'bad data']);
+
+/**
+ * Whether a service's own evidence (`own`: its signals) names a fault that belongs to it, by the
+ * time `by`. Sparse evidence counts: one error line of its own that names such a fault (a database's
+ * "No space left on device"), though too few for the template miner, is the resource speaking.
+ */
+export const namesOwnFault = (board: EvidenceBoard, own: readonly Signal[], service: string, by = Number.POSITIVE_INFINITY): boolean =>
+  labelsAt(own.filter((signal) => signal.kind !== 'mentioned' && signal.kind !== 'trace' && signal.kind !== 'alarm')).some((label) => ownFaults.has(label)) ||
+  board.logs.some((line) => line.service === service && severityOf(line.level) >= severityOf('ERROR') && line.at <= by + SAME_TIME_MS && causesIn(line.message).some((hit) => ownFaults.has(hit.label)));
 
 /** Labels that say a caller was refused for want of capacity behind it, not for a fault of its own. */
 const capacityRefusals = new Set(['throttling', 'connections']);
@@ -180,7 +189,7 @@ const accountQuotaKinds = new Set(['lambda', 'apigateway']);
 export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): { tenants: string[]; coTenants: boolean } => {
   const kind = kindOf(board, root) ?? '';
   // A fault of the resource's own (a failing volume, an impaired zone, a refused certificate) is not its clients' doing.
-  if (labelsAt(rootSignals).some((label) => ownFaults.has(label))) return { tenants: [], coTenants: false };
+  if (namesOwnFault(board, rootSignals, root)) return { tenants: [], coTenants: false };
   if (isSharedCapacity(board, root)) return { tenants: callersOf(board, root), coTenants: false };
   // A pool the map connects to nothing (an account's concurrency, a quota) is held by whoever reports the same measure of it.
   if (!loadKinds.has(kind) && kind !== '' && unconnected(board, root)) return { tenants: sharersOf(board, root), coTenants: false };

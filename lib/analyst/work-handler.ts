@@ -1,0 +1,47 @@
+import type { EvidenceBoard } from './evidence-board.ts';
+import { namesOwnFault } from './load-source.ts';
+import { labelsAt } from './mechanism.ts';
+import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
+import type { Signal } from './signals.ts';
+
+/**
+ * A resource that only passes work along (a queue, topic, stream, CDN, load balancer, API front)
+ * and whose own evidence names no mechanism shows the fault of the code next to it: a backlog, an
+ * old message or a filling dead-letter queue is the symptom of whoever handles the work, and a
+ * front's errors are its origin's. So when the search ends at such a resource and no
+ * change explains the trouble, it goes on to the neighbour that runs code and shows a substantial fault
+ * of its own, the first to fail (its consumer, its origin); a dead-letter queue the map leaves
+ * unconnected stands for the queue named like it.
+ */
+
+/** Kinds that pass work along. A database or table does work of its own: its trouble is its load or its own fault (load-source.ts). */
+const forwardingKinds = new Set(['sqs', 'sns', 'kinesis', 'cloudfront', 'elb', 'apigateway']);
+
+const deadLetterSuffix = /[-_.]?(dlq|dead[-_.]?letter(s|[-_.]?queue)?)$/i;
+
+/** The queue a dead-letter queue the map does not connect belongs to: the one whose name it carries. */
+const queueNamedLike = (board: EvidenceBoard, deadLetters: string): string | undefined => {
+  if (!deadLetterSuffix.test(deadLetters) || callersOf(board, deadLetters).length > 0) return undefined;
+  const stem = deadLetters.replace(deadLetterSuffix, '');
+  const named = (board.services ?? []).filter((node) => node.name !== deadLetters && node.kind === kindOf(board, deadLetters) && node.name.startsWith(stem));
+  return named.length === 1 ? named[0]!.name : undefined;
+};
+
+const runsCode = (board: EvidenceBoard, service: string): boolean => computeKinds.has(kindOf(board, service) ?? '');
+
+export const handlerBehind = (board: EvidenceBoard, resource: string, current: readonly Signal[], visited: readonly string[]): string | undefined => {
+  if (!forwardingKinds.has(kindOf(board, resource) ?? '')) return undefined;
+  const own = current.filter((signal) => signal.service === resource);
+  if (labelsAt(own).length > 0 || namesOwnFault(board, own, resource)) return undefined;
+  const carriers = [resource, queueNamedLike(board, resource) ?? []].flat();
+  const neighbours = [...new Set(carriers.flatMap((carrier) => [...callersOf(board, carrier), ...dependenciesOf(board, carrier)]))].filter(
+    (name) => !visited.includes(name) && runsCode(board, name),
+  );
+  const ownFault = (service: string) =>
+    current.filter((signal) => signal.service === service && signal.substantial && signal.kind !== 'mentioned' && signal.kind !== 'trace' && signal.kind !== 'alarm');
+  const faulty = neighbours
+    .map((name) => ({ name, onset: Math.min(...ownFault(name).map((signal) => signal.at)) }))
+    .filter(({ onset }) => Number.isFinite(onset))
+    .sort((a, b) => a.onset - b.onset || a.name.localeCompare(b.name));
+  return faulty[0]?.name;
+};
