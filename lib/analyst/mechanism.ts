@@ -254,7 +254,7 @@ const newVersionWords = /rotat|version.?stage|PutSecretValue|UpdateSecret|new ve
 const ROTATION_WINDOW_MS = 2 * 60 * 60_000;
 
 /** A secret's rotation, and who still presents the value from before it. */
-export interface RotatedSecret {
+interface RotatedSecret {
   change: Change;
   /** Users of the secret whose credentials are refused after the rotation. */
   holders: string[];
@@ -271,7 +271,7 @@ const refusedCredential = (text: string): boolean => causesIn(text).some((hit) =
  * the refused ones still present the value they read before (a copy cached at start-up or in an
  * environment variable).
  */
-export const rotatedSecretOf = (board: EvidenceBoard, cause: IncidentCause): RotatedSecret | undefined => {
+const rotatedSecretOf = (board: EvidenceBoard, cause: IncidentCause): RotatedSecret | undefined => {
   const near = withSharedResourceUsers(board, cause.root);
   const rotated = (change: Change) => secretWords.test(change.summary) && newVersionWords.test(change.summary);
   const change =

@@ -24,8 +24,6 @@ export interface RemediationInputs {
   capacityCut?: Change;
   /** A record that fails on every retry, and where it is stuck. */
   poison?: PoisonRecord;
-  /** The root still presents a secret's value from before its rotation, which other users replaced. */
-  staleSecret?: boolean;
 }
 
 const step = (action: RemediationAction, target: string, detail: string): Step => ({ action, target, detail });
@@ -68,18 +66,8 @@ export const remediationFor = (inputs: RemediationInputs): Step[] => {
   return [...unblocked, ...plan];
 };
 
-/**
- * Refused credentials with nothing at the root to revert, or a rotation other users of the secret
- * survived: the root holds an outdated copy. A restart reads the current value; then the root is
- * made to read it again on a refusal instead of keeping what it read at start-up.
- */
-const reloadSecret = (root: string): Step[] => [
-  step('restart', root, `Restart ${root} so it reads the current secret.`),
-  step('apply-fix', root, `Make ${root} read the secret again when authentication fails, instead of keeping the value it read at start-up.`),
-];
-
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads, capacityCut, staleSecret }: RemediationInputs): Step[] => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads, capacityCut }: RemediationInputs): Step[] => {
   const undo = change ? ` ("${change.summary}")` : '';
   // Capacity someone cut is given back now, and the setting that cut it (a schedule, a maximum) reverted so it does not happen again.
   if (capacityCut) {
@@ -88,14 +76,13 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyResta
       step('revert-config', root, `Revert or correct the ${capacityCut.kind} setting that cut it ("${capacityCut.summary}").`),
     ];
   }
-  if (staleSecret) return reloadSecret(root);
   switch (category) {
     case 'deploy':
       return [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}.`)];
     case 'config':
       return [step('revert-config', root, `Revert the configuration change on ${root}${undo}.`)];
     case 'permissions':
-      if (mechanism === 'credentials' && !change) return reloadSecret(root);
+      if (mechanism === 'credentials' && !change) return [step('restart', root, `Restart ${root} so it reads the current secret.`)];
       return [step('revert-config', root, `Revert the permission change on ${root}${undo}.`)];
     case 'certificate':
       return [step('renew-certificate', root, `Renew or replace the expired certificate of ${root}.`)];

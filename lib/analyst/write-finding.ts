@@ -3,7 +3,7 @@ import { alertsOf, type Alert } from './alerts.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
 import { capacityCutAt } from './lowered-setting.ts';
-import { circumstancesOf, poisonRecordOf, rotatedSecretOf } from './mechanism.ts';
+import { circumstancesOf, poisonRecordOf } from './mechanism.ts';
 import { remediationFor, withRunbookStep } from './remediation-plan.ts';
 import { kindOf } from './service-map.ts';
 import { iso, type Signal } from './signals.ts';
@@ -65,12 +65,6 @@ const symptomAt = (cause: IncidentCause, service: string): string => {
   return first ? `: ${first.description.replace(` at ${service}`, '')}` : '';
 };
 
-/** The root is refused for a secret's old value while other users of it took the new one. */
-const staleSecretAt = (board: EvidenceBoard, cause: IncidentCause): boolean => {
-  const rotated = rotatedSecretOf(board, cause);
-  return rotated !== undefined && rotated.renewed.length > 0 && rotated.holders.includes(cause.root);
-};
-
 const demandWords = (demand: Signal): string => `${demand.substantial ? 'Demand more than doubled' : 'Requests rose'}: ${demand.description}.`;
 
 const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft => {
@@ -107,7 +101,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
 
   const runbook = board.runbooks.filter((candidate) => candidate.service === undefined || candidate.service === root).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
   const plan = withRunbookStep(
-    remediationFor({ category, root, mechanism: mechanism?.label, change: suspectChange, callerOfRoot: cause.callerOfRoot, alreadyRestarting: cause.alreadyRestarting, alternativeProvider: cause.alternativeProvider, overloads: cause.overloads ?? cause.starves, capacityCut: capacityCutAt(board, root, cause.rootOnset), poison: poisonRecordOf(board, cause), staleSecret: staleSecretAt(board, cause) }),
+    remediationFor({ category, root, mechanism: mechanism?.label, change: suspectChange, callerOfRoot: cause.callerOfRoot, alreadyRestarting: cause.alreadyRestarting, alternativeProvider: cause.alternativeProvider, overloads: cause.overloads ?? cause.starves, capacityCut: capacityCutAt(board, root, cause.rootOnset), poison: poisonRecordOf(board, cause) }),
     runbook,
     root,
   );

@@ -51,9 +51,4 @@ describe('remediation plan', () => {
       'apply-fix writer',
     ]);
   });
-
-  it('a client still presenting a secret from before its rotation is restarted to read the current one, then made to re-read it on refusal', () => {
-    const rotation = { ref: 'E3', service: 'db-secret', timestamp: '2026-05-01T10:00:00Z', at: 0, kind: 'config', summary: 'RotateSecret prod/db/app' };
-    expect(actions(remediationFor({ category: 'config', root: 'balance-fn', alreadyRestarting: false, change: rotation, staleSecret: true }))).toEqual(['restart balance-fn', 'apply-fix balance-fn']);
-  });
 });
