@@ -143,7 +143,9 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
       evidenceKinds: failureKindsIn([...current, ...turned]),
       rootStarved: isStarved(signals.filter((signal) => signal.service === root)),
     });
-  let explained = explain(onsetOf(root));
+  // A root with no evidence of its own (a capacity behind a refused service) is dated by the trouble it is blamed for.
+  const datedOnset = (service: string) => (Number.isFinite(onsetOf(service)) ? onsetOf(service) : troubleStarts);
+  let explained = explain(datedOnset(root));
   // A resource that only passes work along, that no change explains, shows the fault of the code
   // that handles its work. The trouble the carrier shows dates that fault: the handler's earlier,
   // unrelated errors (a few bad files) do not move the search for a change back.
@@ -154,7 +156,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     root = chain.at(-1)!;
     const carrierShows = current.filter((signal) => signal.service === carrier && signal.kind !== 'mentioned' && signal.kind !== 'trace').map((signal) => signal.at);
     const shownAt = Math.min(...carrierShows);
-    explained = explain(Number.isFinite(shownAt) ? Math.max(onsetOf(root), shownAt) : onsetOf(root));
+    explained = explain(Number.isFinite(shownAt) ? Math.max(datedOnset(root), shownAt) : datedOnset(root));
   }
   let suspectChange = explained?.change;
   if (explained) {

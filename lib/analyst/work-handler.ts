@@ -10,8 +10,9 @@ import type { Signal } from './signals.ts';
  * old message or a filling dead-letter queue is the symptom of whoever handles the work, and a
  * front's errors are its origin's. So when the search ends at such a resource and no
  * change explains the trouble, it goes on to the neighbour that runs code and shows a substantial fault
- * of its own, the first to fail (its consumer, its origin); a dead-letter queue the map leaves
- * unconnected stands for the queue named like it.
+ * of its own, the first to fail (its consumer, its origin), or the source its failures name (the
+ * producer of what it cannot handle); a dead-letter queue the map leaves unconnected stands for the
+ * queue named like it.
  */
 
 /** Kinds that pass work along. A database or table does work of its own: its trouble is its load or its own fault (load-source.ts). */
@@ -43,5 +44,8 @@ export const handlerBehind = (board: EvidenceBoard, resource: string, current: r
     .map((name) => ({ name, onset: Math.min(...ownFault(name).map((signal) => signal.at)) }))
     .filter(({ onset }) => Number.isFinite(onset))
     .sort((a, b) => a.onset - b.onset || a.name.localeCompare(b.name));
-  return faulty[0]?.name;
+  const handler = faulty[0]?.name;
+  // A handler whose failures name where the work came from (another user of the carrier) points there: that source sent what it cannot handle.
+  const sources = [...new Set(current.filter((signal) => signal.kind === 'mentioned' && signal.from === handler && signal.substantial && neighbours.includes(signal.service)).map((signal) => signal.service))];
+  return sources.length === 1 ? sources[0] : handler;
 };

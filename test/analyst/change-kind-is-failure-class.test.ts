@@ -36,3 +36,34 @@ describe('a change whose kind is the failure class ties it more firmly than one 
     expect(diagnosis.suspectChange?.summary).toContain('PutBucketPolicy');
   });
 });
+
+describe('a root with no evidence of its own is dated by the trouble it is blamed for', () => {
+  it('a capacity the refused service is handed to, silent itself, does not hide the network change on the cache the errors time out on', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "quote-api-5xx" is in ALARM',
+        services: [
+          { name: 'web', kind: 'ecs', dependsOn: ['quote-api'] },
+          { name: 'quote-api', kind: 'ecs', dependsOn: ['fare-cache', 'sailings-db'] },
+          { name: 'fare-cache', kind: 'other' },
+          { name: 'sailings-db', kind: 'rds' },
+          { name: 'sync', kind: 'lambda', dependsOn: ['sailings-db'] },
+        ],
+        alarms: [{ name: 'quote-api-5xx', service: 'quote-api', state: 'ALARM', since: at(START, 62) }],
+        changes: [
+          { service: 'fare-cache', timestamp: at(START, 52), kind: 'network', summary: 'RevokeSecurityGroupIngress on fare-cache-sg: tcp/6379 from quote-api-tasks' },
+          { service: 'quote-api', timestamp: at(START, 60), kind: 'deploy', summary: 'quote-api 7.2.0 rolled out' },
+        ],
+        metrics: [{ service: 'quote-api', name: 'HTTPCode_Target_5XX_Count', points: series(START, 90, (minute) => (minute < 60 ? 1 : 1200)) }],
+        logs: Array.from({ length: 12 }, (_, index) => ({
+          service: 'quote-api',
+          timestamp: at(START, 61 + index * 2),
+          level: 'ERROR',
+          message: index % 2 === 0 ? 'POST /quotes 503: MaxRetriesPerRequestError: Reached the max retries per request limit (which is 20)' : '[ioredis] Unhandled error event: Error: connect ETIMEDOUT port=6379',
+        })),
+      }),
+    );
+    expect(diagnosis.root).toBe('fare-cache');
+    expect(diagnosis.category).toBe('network');
+  });
+});

@@ -89,3 +89,28 @@ describe('sparse evidence: one line in which a resource names a fault of its own
     expect(diagnosis.root).toBe('telemetry-db');
   });
 });
+
+describe('the handler of a carrier points on to the source its failures name', () => {
+  it("a consumer failing on work that names the producer it came from points at that producer, not at itself", () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "order-events-age" is in ALARM',
+        services: [
+          { name: 'partner-import', kind: 'lambda', dependsOn: ['order-events'] },
+          { name: 'storefront', kind: 'ecs', dependsOn: ['order-events'] },
+          { name: 'order-events', kind: 'sqs' },
+          { name: 'projector', kind: 'lambda', dependsOn: ['order-events', 'read-model'] },
+          { name: 'read-model', kind: 'dynamodb' },
+        ],
+        alarms: [{ name: 'order-events-age', service: 'order-events', state: 'ALARM', since: at(START, 80) }],
+        changes: [{ service: 'storefront', timestamp: at(START, 55), kind: 'deploy', summary: 'storefront v7.2.0 rolled out' }],
+        metrics: [{ service: 'order-events', name: 'ApproximateAgeOfOldestMessage', points: series(START, 120, (minute) => (minute < 62 ? 8 : (minute - 62) * 60)) }],
+        logs: sorted([
+          ...Array.from({ length: 10 }, (_, index) => ({ service: 'storefront', timestamp: at(START, index * 12), level: 'INFO', message: `order ord_${index} placed; published OrderCreated` })),
+          ...Array.from({ length: 12 }, (_, index) => ({ service: 'projector', timestamp: at(START, 61 + index * 4), level: 'ERROR', message: `failed to project eventType=OrderCreated orderId=ord_globex_7 source=partner-import: TypeError: Cannot read properties of null (reading 'amount')` })),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('partner-import');
+  });
+});
