@@ -190,14 +190,14 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     }
   }
 
-  // A consumer that cannot read what a producer wrote shows the producer's bad data.
+  // A consumer that cannot read what a producer wrote shows the producer's bad data; the change
+  // that explains it came before the item was written, which may be long before it was read.
   const writer = producerOfBadData(board, root, current);
   if (writer) {
-    const failedAt = onsetOf(root);
-    chain.push(writer);
-    root = writer;
+    chain.push(writer.service);
+    root = writer.service;
     overload = false;
-    suspectChange = suspectChangeFor(board.changes, new Set([writer]), failedAt);
+    suspectChange = suspectChangeFor(board.changes, new Set([writer.service]), writer.wroteAt);
   }
 
   // Sparse evidence: a root whose only word is a few error lines of its own (too few to mine) speaks through them.

@@ -4,7 +4,9 @@ import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
 import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
+import { upstreamWriters } from './bad-data-source.ts';
 import { isSharedCapacity } from './load-source.ts';
+import { labelsAt } from './mechanism.ts';
 import { callersOf } from './service-map.ts';
 
 
@@ -69,9 +71,11 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
     .map((signal) => signal.service);
   // A saturated shared resource is loaded by its clients: whoever generates the load has to be read too.
   const loaders = diagnosis.root && isSharedCapacity(board, diagnosis.root) ? callersOf(board, diagnosis.root).slice(0, 4) : [];
+  // Data a reader finds wrong was written upstream: the writers' own logs say who wrote the item first.
+  const writers = diagnosis.root && labelsAt(diagnosis.rootSignals).includes('bad data') ? upstreamWriters(board, diagnosis.root).slice(0, 4) : [];
   const suspects = [
     ...new Set(
-      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
+      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...writers, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
         (service): service is string => !!service,
       ),
     ),

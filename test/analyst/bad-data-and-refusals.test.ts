@@ -74,3 +74,30 @@ describe('a callee that refuses the caller\'s credential works; the caller\'s ke
     expect(diagnosis.category).toBe('permissions');
   });
 });
+
+describe('bad data is the fault of whoever wrote it first, upstream along the data', () => {
+  it('a reconciler that finds an item wrong leads past the service that applied it to the publisher that wrote it first, and to its release before the write', () => {
+    const minute = (offset: number) => at(START, offset);
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "price-mismatches" is in ALARM',
+        services: [
+          { name: 'publisher', kind: 'lambda', dependsOn: ['price-updates'] },
+          { name: 'price-updates', kind: 'sqs' },
+          { name: 'catalog', kind: 'ecs', dependsOn: ['price-updates', 'items'] },
+          { name: 'items', kind: 'dynamodb' },
+          { name: 'reconciler', kind: 'ecs', dependsOn: ['items'] },
+        ],
+        alarms: [{ name: 'price-mismatches', service: 'reconciler', state: 'ALARM', since: minute(250) }],
+        changes: [{ service: 'publisher', timestamp: minute(10), kind: 'deploy', summary: 'publisher 3.0.0 (money library migration)' }],
+        logs: [
+          { service: 'publisher', timestamp: minute(30), level: 'INFO', message: 'published price update HYD-37442 unit_price=45290' },
+          { service: 'catalog', timestamp: minute(31), level: 'INFO', message: 'applied price update HYD-37442: 452.90 -> 45290.00 (source=publisher)' },
+          ...Array.from({ length: 8 }, (_, index) => ({ service: 'reconciler', timestamp: minute(240 + index), level: 'ERROR', message: `mismatch HYD-37442: erp=452.90 catalog=45290.00 diff=+9900.0% (check ${index})` })),
+        ],
+      }),
+    );
+    expect(diagnosis.root).toBe('publisher');
+    expect(diagnosis.suspectChange?.summary).toContain('publisher 3.0.0');
+  });
+});
