@@ -1,7 +1,9 @@
 import { correlateChanges } from '../analysis/change-correlation.ts';
-import { categoryOfChange } from './cause-signals.ts';
+import { severityOf } from '../analysis/log-templates.ts';
+import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { changeExplains, failureKindsOfChange } from './change-effects.ts';
-import type { Change, ServiceNode } from './evidence-board.ts';
+import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
+import { computeKinds } from './service-map.ts';
 import { SAME_TIME_MS } from './signals.ts';
 
 /** How long before the trouble a change is still a suspect. */
@@ -99,3 +101,18 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
 
 const isolated = (services: readonly ServiceNode[], name: string): boolean =>
   (services.find((node) => node.name === name)?.dependsOn.length ?? 0) === 0 && !services.some((node) => node.dependsOn.includes(name));
+
+/**
+ * The one user of a changed resource (a rotated secret, a replaced key) on the failure chain that
+ * the change refuses while other users of the same resource keep working after it: the new value is
+ * good, and that user still holds what it read before (a copy cached at start-up). The fault is its
+ * stale copy, not the change.
+ */
+export const staleHolderOf = (board: EvidenceBoard, change: Change, chain: readonly string[]): string | undefined => {
+  const users = (board.services ?? []).filter((node) => node.dependsOn.includes(change.service) && computeKinds.has(node.kind ?? '')).map((node) => node.name);
+  const after = board.logs.filter((line) => line.at >= change.at);
+  const refused = users.filter((user) => after.some((line) => line.service === user && severityOf(line.level) >= severityOf('ERROR') && causesIn(line.message).some((hit) => hit.label === 'credentials')));
+  const cameThrough = users.filter((user) => !refused.includes(user) && after.some((line) => line.service === user));
+  const onChain = refused.filter((user) => chain.includes(user));
+  return cameThrough.length > 0 && onChain.length === 1 ? onChain[0] : undefined;
+};

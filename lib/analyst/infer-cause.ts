@@ -7,7 +7,7 @@ import { failureKindsIn } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
 import { blameChain } from './blame-chain.ts';
 import { handlerBehind } from './work-handler.ts';
-import { explainingChange, suspectChangeFor } from './explaining-change.ts';
+import { explainingChange, staleHolderOf, suspectChangeFor } from './explaining-change.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
@@ -162,6 +162,12 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   if (explained) {
     if (!chain.includes(explained.link)) chain.push(explained.link);
     root = explained.link;
+    // A change that other users of the changed resource came through is not itself broken: the user it refuses holds a stale copy.
+    const stale = staleHolderOf(board, explained.change, chain);
+    if (stale) {
+      chain.push(stale);
+      root = stale;
+    }
   }
 
   // A saturated shared resource is usually the victim of one of its clients; and a client can

@@ -67,3 +67,26 @@ describe('a root with no evidence of its own is dated by the trouble it is blame
     expect(diagnosis.category).toBe('network');
   });
 });
+
+describe('a change that other users of the changed resource came through is not itself broken', () => {
+  it('the one user refused after a secret rotation, while another user of the secret keeps working, holds a stale copy: it is the root', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "balance-errors" is in ALARM',
+        services: [
+          { name: 'balance', kind: 'lambda', dependsOn: ['db', 'db-secret'] },
+          { name: 'statements', kind: 'ecs', dependsOn: ['db', 'db-secret'] },
+          { name: 'db', kind: 'rds' },
+          { name: 'db-secret', kind: 'other' },
+        ],
+        alarms: [{ name: 'balance-errors', service: 'balance', state: 'ALARM', since: at(START, 64) }],
+        changes: [{ service: 'db-secret', timestamp: at(START, 58), kind: 'config', summary: 'RotateSecret prod/db/app (scheduled rotation)' }],
+        logs: [
+          ...Array.from({ length: 10 }, (_, index) => ({ service: 'statements', timestamp: at(START, 40 + index * 4), level: 'INFO', message: `statement batch ${index} written` })),
+          ...Array.from({ length: 10 }, (_, index) => ({ service: 'balance', timestamp: at(START, 61 + index * 2), level: 'ERROR', message: 'password authentication failed for user "app"' })),
+        ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+      }),
+    );
+    expect(diagnosis.root).toBe('balance');
+  });
+});
