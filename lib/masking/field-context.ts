@@ -8,7 +8,7 @@ import type { ScanContext } from './detector.ts';
  * tool result masks the same way as a string or as an object.
  */
 
-export const ACCOUNT_FIELD = String.raw`(?:(?:[Aa]ws|AWS|[Rr]ecipient|RECIPIENT|[Ss]ource|SOURCE|[Pp]ayer|PAYER|[Ll]inked|LINKED|[Mm]ember|MEMBER|[Tt]arget|TARGET|[Pp]arent|PARENT|[Mm]anagement|MANAGEMENT|[Dd]estination|DESTINATION|[Tt]rusted|TRUSTED)[_ -]?)?(?:[Aa]ccount|ACCOUNT)(?:[_ -]?(?:[Ii][Dd]|[Nn]umber|NUMBER))?s?|(?:[Oo]wner|OWNER)[_ -]?[Ii][Dd]`;
+export const ACCOUNT_FIELD = String.raw`(?:(?:[Aa]ws|AWS|[Rr]ecipient|RECIPIENT|[Ss]ource|SOURCE|[Pp]ayer|PAYER|[Ll]inked|LINKED|[Mm]ember|MEMBER|[Tt]arget|TARGET|[Pp]arent|PARENT|[Mm]anagement|MANAGEMENT|[Dd]estination|DESTINATION|[Tt]rusted|TRUSTED)[_ -]?)?(?:[Aa]ccount|ACCOUNT)(?:[_ -]?(?:[Ii][Dd]|[Nn]umber|NUMBER))?s?|(?:[Oo]wner|OWNER)[_ -]?[Ii][Dd]|[Cc]lient[_ -]?[Ii][Dd]|CLIENT_ID`;
 
 export const USER_FIELD = String.raw`[Uu]ser(?:[._-]?[Nn]ame)?|USER(?:_?NAME)?|[Uu]ser [Ii][Dd]|[Dd][Bb]_?[Uu]ser|DB_USER|PGUSER|MYSQL_USER|[Rr]ole[_-]?[Ss]ession[_-]?[Nn]ame|[Ss]ession[_-]?[Nn]ame`;
 

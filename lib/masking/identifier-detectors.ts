@@ -164,8 +164,8 @@ const email: Detector = {
   placement: 'punctuatedWord',
   // The local part is read once (a lookahead and a backreference make it atomic): no backtracking
   // through every word that turns out to have no `@`. A local part a logger starred out
-  // (`c***@outlook.com`) is still an address.
-  source: String.raw`(?<![A-Za-z0-9.+%_*-])(?=(?<emailLocal>[A-Za-z0-9][A-Za-z0-9._%+*-]{0,63}))\k<emailLocal>@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,24}(?![A-Za-z0-9_-]|\.[A-Za-z0-9])`,
+  // (`c***@outlook.com`, even `***@outlook.com`) is still an address: its domain names the recipient's organisation.
+  source: String.raw`(?<![A-Za-z0-9.+%_*-])(?=(?<emailLocal>[A-Za-z0-9*][A-Za-z0-9._%+*-]{0,63}))\k<emailLocal>@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,24}(?![A-Za-z0-9_-]|\.[A-Za-z0-9])`,
   handle: (match, context) => context.placeholder(PlaceholderType.email, match.text),
 };
 

@@ -19,6 +19,8 @@ describe('account ids', () => {
     ['Account ID: 1234-5678-9012', 'Account ID: <ACCOUNT_1>'],
     ['recipientAccountId: 123456789012', 'recipientAccountId: <ACCOUNT_1>'],
     ['OwnerId=123456789012', 'OwnerId=<ACCOUNT_1>'],
+    // The account id an OpenSearch domain's metrics carry as their ClientId dimension.
+    ['{"ClientId": "875502194630"}', '{"ClientId": "<ACCOUNT_1>"}'],
     ['aws_account_id = 123456789012', 'aws_account_id = <ACCOUNT_1>'],
     ['"accounts": ["111111111111", "222222222222"]', '"accounts": ["<ACCOUNT_1>", "<ACCOUNT_2>"]'],
   ])('masks %s', expectMasked);
@@ -104,6 +106,8 @@ describe('e-mails, URLs, buckets, log groups, pods, users', () => {
   it.each([
     ['mail jane.doe+ops@example.com.', 'mail <EMAIL_1>.'],
     ['ec2-user@ip-10-0-0-1.ec2.internal', '<EMAIL_1>'],
+    // A logger that starred out the whole local part still leaves the recipient's domain.
+    ['SendEmail to=***@outlook.com failed', 'SendEmail to=<EMAIL_1> failed'],
     ['https://api.example.com:8443/v1/orders?id=7#top', 'https://<HOST_1>:8443/v1/orders?id=7#top'],
     ['see (https://docs.example.com/guide).', 'see (https://<HOST_1>/guide).'],
     ['http://10.0.3.17/health and http://[2600:1f18::5]:8080/', 'http://<IP_1>/health and http://[<IP_2>]:8080/'],
