@@ -20,6 +20,10 @@ export interface Alert {
 }
 
 const triggerAlarm = /CloudWatch alarm "([^"]+)" (?:changed to|is in|is) (ALARM|OK|INSUFFICIENT_DATA)(?: from \w+)?(?: at (\S+?))?(?:[.\s]|$)/;
+
+/** The alarm whose state change started the investigation, as the brief names it; undefined when no alarm did. */
+export const triggerAlarmName = (brief: string): string | undefined => triggerAlarm.exec(brief)?.[1];
+
 const page = /PagerDuty event incident\.(\w+) at (\S+?)\.(?:\s|$)/;
 const pageTitle = /^Incident: (.+)$/m;
 const pageStatus = /^Status: (\w+)$/m;

@@ -1,4 +1,5 @@
 import type { ToolSpec } from '../model/port.ts';
+import { triggerAlarmName } from './alerts.ts';
 import type { Diagnosis } from './diagnose.ts';
 import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
@@ -32,23 +33,24 @@ const lookbackMinutes = (brief: string): number => (/CloudWatch alarm "|PagerDut
 
 /** The metrics an alarm trigger watches, from the brief's "Metrics:" lines ("- m1: AWS/DynamoDB WriteThrottleEvents [...]"). */
 const alarmedMetrics = (brief: string): string[] => [...brief.matchAll(/^- \w+: \S+ ([^\s[,]+)/gm)].map((match) => match[1]!).filter((name) => name !== '?');
-const triggerAlarm = (brief: string): string | undefined => /CloudWatch alarm "([^"]+)"/.exec(brief)?.[1];
 
 /**
  * An alert nothing explains yet may be a recurring one: the same window on earlier days tells a
  * usual rise from a new one. For the alarm that fired, the metric it watches; for a page, whatever
  * its service publishes. Other alarms are context, not what paged.
  */
-const earlierDaysCalls = (board: EvidenceBoard, diagnosis: Diagnosis, lookback: number): PlannedCall[] =>
-  diagnosis.unexplainedAlerts.flatMap((alert): PlannedCall[] => {
+const earlierDaysCalls = (board: EvidenceBoard, diagnosis: Diagnosis, lookback: number): PlannedCall[] => {
+  const fired = triggerAlarmName(board.brief);
+  const metrics = alarmedMetrics(board.brief);
+  return diagnosis.unexplainedAlerts.flatMap((alert): PlannedCall[] => {
     if (!alert.service) return [];
     const base = { service: alert.service, sinceMinutes: lookback, compareDaysBefore: COMPARED_DAYS };
-    const metrics = alarmedMetrics(board.brief);
-    if (alert.source === 'alarm' && alert.name === `alarm ${triggerAlarm(board.brief)}` && metrics.length > 0) {
+    if (alert.source === 'alarm' && fired !== undefined && alert.name === `alarm ${fired}` && metrics.length > 0) {
       return metrics.map((name) => ({ name: getMetricsContract.name, arguments: { ...base, name } }));
     }
     return alert.source === 'page' ? [{ name: getMetricsContract.name, arguments: base }] : [];
   });
+};
 
 /**
  * The next tool calls: first a broad survey, then the full logs of the suspects, then the

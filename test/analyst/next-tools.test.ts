@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { triggerAlarmName } from '../../lib/analyst/alerts.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { nextCalls } from '../../lib/analyst/next-tools.ts';
 import { at, boardFrom, series, step } from './board-builder.ts';
@@ -22,5 +23,13 @@ describe('the deep dive reads whoever generates the load on a shared capacity', 
     expect(diagnosis.root).toBe('egress');
     const asked = nextCalls(board, diagnosis, tools).filter((call) => call.name === 'query_logs').map((call) => call.arguments.service);
     expect(asked).toEqual(expect.arrayContaining(['payouts', 'reconciler']));
+  });
+});
+
+describe('the alarm that fired, whose metric is compared with earlier days, is the one the brief says changed state', () => {
+  it('an alarm trigger names it; a page, or a question quoting an alarm\'s name, fired no alarm', () => {
+    expect(triggerAlarmName('CloudWatch alarm "ledger-write-throttles" changed to ALARM from OK at 2026-11-17T02:10:00Z in account 123456789012, region us-east-1.')).toBe('ledger-write-throttles');
+    expect(triggerAlarmName('PagerDuty event incident.triggered at 2026-11-17T02:10:00Z.\nIncident: ledger writes failing')).toBeUndefined();
+    expect(triggerAlarmName('A teammate asks: "CloudWatch alarm "ledger-write-throttles" was noisy last week, did anyone tune it?"')).toBeUndefined();
   });
 });
