@@ -124,9 +124,17 @@ export const recordResult = (board: EvidenceBoard, tool: string, ref: string, da
       const keyOf = (item: MetricSeriesSummary) => `${item.service}|${item.name}|${canonicalJson(item.dimensions ?? {})}|${item.stat ?? ''}|${item.periodSeconds ?? ''}`;
       const fresh = (output.series as MetricSeriesSummary[]).map((item) => ({ ...item, ref }));
       // A series read again with earlier days (compareDaysBefore) keeps its first reading and gains those days.
+      const awaitingEarlierDays = new Map<string, EvidenceBoard['series'][number]>();
+      for (const series of board.series) {
+        const key = keyOf(series);
+        if (!series.earlierDays && !awaitingEarlierDays.has(key)) awaitingEarlierDays.set(key, series);
+      }
       for (const item of fresh) {
-        const known = item.earlierDays ? board.series.find((series) => keyOf(series) === keyOf(item) && !series.earlierDays) : undefined;
-        if (known) known.earlierDays = item.earlierDays;
+        const key = keyOf(item);
+        const known = item.earlierDays ? awaitingEarlierDays.get(key) : undefined;
+        if (!known) continue;
+        known.earlierDays = item.earlierDays;
+        awaitingEarlierDays.delete(key);
       }
       addUnique(board.series, fresh, keyOf);
       break;
