@@ -14,6 +14,7 @@ import type { Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { judgeHealth, type Explanation } from './health-verdict.ts';
 import { labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
+import { quoteMessage } from './quote.ts';
 import { calleesOf, collectSignals, isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
 
 /**
@@ -98,7 +99,7 @@ const rawErrorSignals = (board: EvidenceBoard, services: ReadonlySet<string>): S
       ongoing: true,
       substantial: true,
       ref: line.ref,
-      description: `"${line.message.length > 160 ? `${line.message.slice(0, 159)}…` : line.message}" at ${line.service}`,
+      description: `"${quoteMessage(line.message)}" at ${line.service}`,
       text: line.message,
     }));
 

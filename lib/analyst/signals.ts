@@ -4,6 +4,7 @@ import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { isBadShift, meaningOf } from './metric-semantics.ts';
+import { quoteMessage } from './quote.ts';
 
 /** One thing that went wrong (or moved) at one service, with the evidence ref that shows it. */
 export interface Signal {
@@ -44,12 +45,6 @@ export const SAME_TIME_MS = 2 * 60_000;
 
 export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
-/** A message quoted on one line (a stack trace's line breaks would split the summary), cut to `length`. */
-const quote = (text: string, length = 160): string => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
-};
-
 /** Bursts of errors: templates that were absent (or much rarer) early in the window and show up later. */
 const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
   const span = Math.max(window.end - window.start, 1);
@@ -84,7 +79,7 @@ const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
         ongoing,
         substantial: worst >= 4 || (worst >= 3 && template.count >= 3),
         ref: lines.find((line) => line.message === template.example)?.ref ?? lines[0]!.ref,
-        description: `${template.count}× "${quote(template.example)}" at ${service} from ${iso(template.firstSeen)} to ${iso(template.lastSeen)}`,
+        description: `${template.count}× "${quoteMessage(template.example)}" at ${service} from ${iso(template.firstSeen)} to ${iso(template.lastSeen)}`,
         text: template.example,
       });
     }
@@ -370,7 +365,7 @@ const traceSignals = (board: EvidenceBoard): Signal[] =>
         ongoing: true,
         substantial: segment.errors / Math.max(segment.calls, 1) >= 0.2,
         ref: trace.ref,
-        description: `traces of ${trace.service}: ${segment.errors} of ${segment.calls} calls to ${segment.service} failed${segment.sampleError ? ` ("${quote(segment.sampleError)}")` : ''}`,
+        description: `traces of ${trace.service}: ${segment.errors} of ${segment.calls} calls to ${segment.service} failed${segment.sampleError ? ` ("${quoteMessage(segment.sampleError)}")` : ''}`,
         text: segment.sampleError ?? '',
       })),
   );
@@ -386,7 +381,7 @@ const alarmSignals = (board: EvidenceBoard): Signal[] =>
       ongoing: true,
       substantial: false,
       ref: alarm.ref,
-      description: `alarm ${alarm.name} is in ALARM${alarm.since ? ` since ${alarm.since}` : ''}${alarm.reason ? `: ${quote(alarm.reason)}` : ''}`,
+      description: `alarm ${alarm.name} is in ALARM${alarm.since ? ` since ${alarm.since}` : ''}${alarm.reason ? `: ${quoteMessage(alarm.reason)}` : ''}`,
       text: `${alarm.name} ${alarm.reason ?? ''}`,
     }));
 
@@ -429,7 +424,7 @@ const duplicateWrites = (board: EvidenceBoard): Signal[] => {
       ongoing: true,
       substantial: true,
       ref: second.ref,
-      description: `the same write ran twice at ${first.service} (${iso(first.at)} and ${iso(second.at)}), a duplicate: "${quote(first.message)}"`,
+      description: `the same write ran twice at ${first.service} (${iso(first.at)} and ${iso(second.at)}), a duplicate: "${quoteMessage(first.message)}"`,
       text: `duplicate write, done twice: ${first.message}`,
     }];
   });
