@@ -4,6 +4,7 @@ import type { EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import { circumstancesOf, poisonRecordOf } from './mechanism.ts';
+import { quoteMessage } from './quote.ts';
 import { remediationFor, withRunbookStep } from './remediation-plan.ts';
 import { kindOf } from './service-map.ts';
 import { iso, type Signal } from './signals.ts';
@@ -87,12 +88,12 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
     // A mechanism read from the change alone would only repeat the change sentence below.
     !mechanism?.restatesChange && mechanism?.words,
     ...circumstancesOf(board, cause),
-    suspectChange && `${/^[aeiou]/i.test(suspectChange.kind) ? 'An' : 'A'} ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${suspectChange.summary}") came just before the trouble.`,
+    suspectChange && `${/^[aeiou]/i.test(suspectChange.kind) ? 'An' : 'A'} ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${quoteMessage(suspectChange.summary)}") came just before the trouble.`,
     firstError && `First errors: ${firstError.description}.`,
     firstMetric && `${firstMetric.description}.`,
     demand && demandWords(demand),
     drifts.length > 0 && `Building up at the same time: ${drifts.map((signal) => signal.description).join('; ')}.`,
-    (category === 'traffic' || demand) && context.length > 0 && `Changes just before the load rose: ${context.map((change) => `${change.service} at ${iso(change.at)} ("${change.summary}")`).join('; ')}.`,
+    (category === 'traffic' || demand) && context.length > 0 && `Changes just before the load rose: ${context.map((change) => `${change.service} at ${iso(change.at)} ("${quoteMessage(change.summary)}")`).join('; ')}.`,
     ours.length > 0 && `Then ${ours.map((item, index) => `${item.service} (from ${iso(item.onset)}${index < SYMPTOMS_DESCRIBED ? symptomAt(cause, item.service) : ''})`).join(', ')} failed as a consequence.`,
     theirs.length > 0 && `Calls to ${theirs.map((item) => item.service).join(', ')} fail as a consequence.`,
     !determined && alerts.length > 0 && `Nothing in the evidence explains ${alerts.map(alertWords).join(', ')}.`,
@@ -108,7 +109,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
   const remediation = determined ? plan : [...plan, { action: 'escalate' as const, target: root, detail: `The cause is not established: escalate to the owners of ${root} with the evidence above.` }];
 
   const cited = [
-    ...(suspectChange ? [{ ref: suspectChange.ref, summary: `${suspectChange.kind} of ${suspectChange.service} at ${iso(suspectChange.at)}: ${suspectChange.summary}` }] : []),
+    ...(suspectChange ? [{ ref: suspectChange.ref, summary: `${suspectChange.kind} of ${suspectChange.service} at ${iso(suspectChange.at)}: ${quoteMessage(suspectChange.summary)}` }] : []),
     ...rootSignals.filter((signal) => signal.kind !== 'transient').sort((a, b) => b.strength - a.strength).slice(0, 4).map((signal) => ({ ref: signal.ref, summary: signal.description })),
     ...affected.slice(0, 3).flatMap((item) => {
       const first = cause.current.filter((signal) => signal.service === item.service).sort((a, b) => a.at - b.at)[0];
@@ -120,7 +121,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
   const evidence = cited.filter((item, index) => cited.findIndex((other) => other.ref === item.ref && other.summary === item.summary) === index);
 
   const timeline = [
-    ...(suspectChange ? [{ at: iso(suspectChange.at), event: `${suspectChange.kind} of ${suspectChange.service}: ${suspectChange.summary}` }] : []),
+    ...(suspectChange ? [{ at: iso(suspectChange.at), event: `${suspectChange.kind} of ${suspectChange.service}: ${quoteMessage(suspectChange.summary)}` }] : []),
     ...(Number.isFinite(cause.rootOnset) ? [{ at: iso(cause.rootOnset), event: `${root} starts failing` }] : []),
     ...affected.slice(0, 5).filter((item) => Number.isFinite(item.onset)).map((item) => ({ at: iso(item.onset), event: `${item.service} shows symptoms` })),
   ];
