@@ -39,10 +39,10 @@ export const windowOf = (board: EvidenceBoard): Window | undefined => {
   return { start: Math.min(...times), end: Math.max(...times) };
 };
 
-/** An epoch-ms time as ISO-8601, without the noise of zero milliseconds. */
 /** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
 export const SAME_TIME_MS = 2 * 60_000;
 
+/** An epoch-ms time as ISO-8601, without the noise of zero milliseconds. */
 export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
 /** Bursts of errors: templates that were absent (or much rarer) early in the window and show up later. */
