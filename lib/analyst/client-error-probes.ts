@@ -1,4 +1,5 @@
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
+import { quoteMessage } from './quote.ts';
 import { iso, neighboursOf, type Signal } from './signals.ts';
 
 /**
@@ -49,6 +50,6 @@ export const probingOf = (board: EvidenceBoard, signal: Signal): { service: stri
   return {
     service: signal.service,
     ref: example.ref,
-    why: `the client errors at ${signal.service} since ${iso(signal.at)} are automated probing, not users being refused: ${probes.length} of ${refused.length} refused requests are scanners or crawlers asking for paths that do not exist (e.g. "${example.message.slice(0, 120)}"), while other requests keep being served`,
+    why: `the client errors at ${signal.service} since ${iso(signal.at)} are automated probing, not users being refused: ${probes.length} of ${refused.length} refused requests are scanners or crawlers asking for paths that do not exist (e.g. "${quoteMessage(example.message, 120)}"), while other requests keep being served`,
   };
 };

@@ -5,6 +5,7 @@ import { announcedWindowAround } from './announced-window.ts';
 import { probingOf } from './client-error-probes.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { meaningOf } from './metric-semantics.ts';
+import { quoteMessage } from './quote.ts';
 import { withSharedResourceUsers } from './service-map.ts';
 import { iso, isFault, neighboursOf, type Signal } from './signals.ts';
 
@@ -63,7 +64,7 @@ const round = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed
 /** A resource taken out of service on purpose: nothing it shows, nor its alarms, is an incident. */
 const retiredExplanation = (board: EvidenceBoard, service: string): Omit<Explanation, 'subject'> | undefined => {
   const retired = board.changes.find((change) => change.service === service && retirement.test(change.summary));
-  if (retired) return { service, ref: retired.ref, why: `${service} was taken out of service ("${retired.summary}")` };
+  if (retired) return { service, ref: retired.ref, why: `${service} was taken out of service ("${quoteMessage(retired.summary)}")` };
   const tagged = board.services?.find((node) => node.name === service && Object.values(node.tags ?? {}).some((value) => retirement.test(value)));
   return tagged ? { service, why: `${service} is tagged as taken out of service` } : undefined;
 };
@@ -79,7 +80,7 @@ const announcedExplanation = (board: EvidenceBoard, service: string, since: numb
     const window = announcedWindowAround(change, since, EVALUATION_SLACK_MS);
     const recent = change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS;
     if (window || (recent && !windowOnly)) {
-      return { service, ref: change.ref, why: `announced beforehand: "${change.summary}" (${change.service}, ${iso(change.at)})`, ...(window ? { window } : {}) };
+      return { service, ref: change.ref, why: `announced beforehand: "${quoteMessage(change.summary)}" (${change.service}, ${iso(change.at)})`, ...(window ? { window } : {}) };
     }
   }
   return undefined;

@@ -4,6 +4,7 @@ import { capacityCutAt, loweredBy } from './lowered-setting.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
+import { quoteMessage } from './quote.ts';
 import { computeKinds, kindOf, withSharedResourceUsers } from './service-map.ts';
 import { iso, neighboursOf, type Signal } from './signals.ts';
 
@@ -217,7 +218,7 @@ const capacityCutWords = (board: EvidenceBoard, cause: IncidentCause): string | 
   const cut = capacityCutAt(board, cause.root, cause.rootOnset);
   const lowered = cut ? loweredBy(cut.summary) : undefined;
   if (!cut || !lowered) return undefined;
-  return `Capacity was cut: a ${cut.kind} change lowered ${cause.root}'s capacity from ${lowered.from} to ${lowered.to} at ${iso(cut.at)} ("${cut.summary}"), leaving it too small for its load.`;
+  return `Capacity was cut: a ${cut.kind} change lowered ${cause.root}'s capacity from ${lowered.from} to ${lowered.to} at ${iso(cut.at)} ("${quoteMessage(cut.summary)}"), leaving it too small for its load.`;
 };
 
 const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

@@ -3,6 +3,7 @@ import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.
 import { actionPatterns } from './cause-signals.ts';
 import type { Change, Runbook } from './evidence-board.ts';
 import type { PoisonRecord } from './mechanism.ts';
+import { quoteMessage } from './quote.ts';
 
 type Step = FindingDraft['remediation'][number];
 
@@ -68,12 +69,12 @@ export const remediationFor = (inputs: RemediationInputs): Step[] => {
 
 /** The plan at the root, from the category and what the evidence says about it. */
 const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads, capacityCut }: RemediationInputs): Step[] => {
-  const undo = change ? ` ("${change.summary}")` : '';
+  const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // Capacity someone cut is given back now, and the setting that cut it (a schedule, a maximum) reverted so it does not happen again.
   if (capacityCut) {
     return [
-      step('scale', root, `Restore ${root}'s capacity now (it was cut by "${capacityCut.summary}").`),
-      step('revert-config', root, `Revert or correct the ${capacityCut.kind} setting that cut it ("${capacityCut.summary}").`),
+      step('scale', root, `Restore ${root}'s capacity now (it was cut by "${quoteMessage(capacityCut.summary)}").`),
+      step('revert-config', root, `Revert or correct the ${capacityCut.kind} setting that cut it ("${quoteMessage(capacityCut.summary)}").`),
     ];
   }
   switch (category) {
