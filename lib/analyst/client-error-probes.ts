@@ -1,4 +1,5 @@
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
+import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
 import { iso, neighboursOf, type Signal } from './signals.ts';
 
@@ -35,7 +36,7 @@ const isProbe = (line: LogRecord): boolean => automatedClient.test(line.message)
 
 
 /** Why a rise in client errors is automated probing rather than users being refused, if the request lines say so. */
-export const probingOf = (board: EvidenceBoard, signal: Signal): { service: string; ref: string; why: string } | undefined => {
+export const probingOf = (board: EvidenceBoard, signal: Signal): { principle: Principle; service: string; ref: string; why: string } | undefined => {
   if (!clientErrorSignal.test(signal.text) || /5xx|\b5\d\d\b/i.test(signal.text)) return undefined;
   const near = neighboursOf(board, signal.service);
   const requests = board.logs
@@ -48,6 +49,7 @@ export const probingOf = (board: EvidenceBoard, signal: Signal): { service: stri
   if (refused.length < MIN_REFUSED || probes.length < PROBE_SHARE * refused.length || !servedOthers) return undefined;
   const example = probes[0]!.line;
   return {
+    principle: 'automated-probing',
     service: signal.service,
     ref: example.ref,
     why: `the client errors at ${signal.service} since ${iso(signal.at)} are automated probing, not users being refused: ${probes.length} of ${refused.length} refused requests are scanners or crawlers asking for paths that do not exist (e.g. "${quoteMessage(example.message, 120)}"), while other requests keep being served`,

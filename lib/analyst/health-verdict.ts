@@ -5,6 +5,7 @@ import { announcedWindowAround } from './announced-window.ts';
 import { probingOf } from './client-error-probes.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { meaningOf } from './metric-semantics.ts';
+import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
 import { withSharedResourceUsers } from './service-map.ts';
 import { iso, isFault, neighboursOf, type Signal } from './signals.ts';
@@ -40,6 +41,8 @@ export interface Explanation {
   ref?: string;
   /** The time window an announcement stated for the work, when it is the explanation. */
   window?: { start: number; end: number };
+  /** The principle that makes it benign (principles.ts). */
+  principle: Principle;
 }
 
 export interface HealthVerdict {
@@ -64,9 +67,9 @@ const round = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed
 /** A resource taken out of service on purpose: nothing it shows, nor its alarms, is an incident. */
 const retiredExplanation = (board: EvidenceBoard, service: string): Omit<Explanation, 'subject'> | undefined => {
   const retired = board.changes.find((change) => change.service === service && retirement.test(change.summary));
-  if (retired) return { service, ref: retired.ref, why: `${service} was taken out of service ("${quoteMessage(retired.summary)}")` };
+  if (retired) return { principle: 'retired-resource', service, ref: retired.ref, why: `${service} was taken out of service ("${quoteMessage(retired.summary)}")` };
   const tagged = board.services?.find((node) => node.name === service && Object.values(node.tags ?? {}).some((value) => retirement.test(value)));
-  return tagged ? { service, why: `${service} is tagged as taken out of service` } : undefined;
+  return tagged ? { principle: 'retired-resource', service, why: `${service} is tagged as taken out of service` } : undefined;
 };
 
 /**
@@ -80,7 +83,7 @@ const announcedExplanation = (board: EvidenceBoard, service: string, since: numb
     const window = announcedWindowAround(change, since, EVALUATION_SLACK_MS);
     const recent = change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS;
     if (window || (recent && !windowOnly)) {
-      return { service, ref: change.ref, why: `announced beforehand: "${quoteMessage(change.summary)}" (${change.service}, ${iso(change.at)})`, ...(window ? { window } : {}) };
+      return { principle: 'announced-work', service, ref: change.ref, why: `announced beforehand: "${quoteMessage(change.summary)}" (${change.service}, ${iso(change.at)})`, ...(window ? { window } : {}) };
     }
   }
   return undefined;
@@ -107,6 +110,7 @@ const drainingExplanation = (series: readonly Series[], service: string): Omit<E
     const hours = trend.last / -trend.slopePerHour;
     if (hours > DRAIN_HORIZON_HOURS) continue;
     return {
+      principle: 'draining-backlog',
       service,
       ref: candidate.ref,
       why: `the backlog at ${service} is draining, not stuck: ${candidate.name} peaked at ${round(peak.v)} at ${iso(peak.t)} and has fallen steadily to ${round(trend.last)} (about ${round(-trend.slopePerHour / 60)} a minute); at this pace it is empty in about ${hours.toFixed(1)} hours`,
@@ -152,6 +156,7 @@ const recurrenceOf = (series: readonly Series[], service: string, name: string, 
     const earlier = peakOf(then - RECURRENCE_TOLERANCE_MS, then + 2 * RECURRENCE_TOLERANCE_MS);
     if (earlier && earlier.v - usual >= 0.5 * (now.v - usual)) {
       return {
+        principle: 'recurring-rise',
         service,
         ref,
         why: `it recurs on a schedule: ${name} at ${service} rose the same way at about the same time ${days === 1 ? 'a day' : `${days} days`} earlier (to ${round(earlier.v)} at ${iso(earlier.t)}), the load of a recurring job`,
@@ -209,7 +214,7 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
 /** Why an alert is benign, when the evidence at its service says so; `benign` are the signals already set aside. */
 const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signal[], benign: ReadonlyMap<Signal, Omit<Explanation, 'subject'>>, windowStart: number | undefined): Omit<Explanation, 'subject'> | undefined => {
   if (alert.recoveredAt !== undefined && !signals.some((signal) => signal.service === alert.service && isFault(signal) && signal.ongoing && signal.substantial && !benign.has(signal))) {
-    return { service: alert.service, ref: alert.ref, why: `it is back to OK since ${iso(alert.recoveredAt)}, with nothing failing at ${alert.service ?? 'its service'} now` };
+    return { principle: 'alarm-recovered', service: alert.service, ref: alert.ref, why: `it is back to OK since ${iso(alert.recoveredAt)}, with nothing failing at ${alert.service ?? 'its service'} now` };
   }
   if (!alert.service) return undefined;
   const retired = retiredExplanation(board, alert.service);
@@ -227,10 +232,10 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   if (ownTrouble.length > 0 && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
   // Recovered on its own: what it watches spiked and came back, and nothing at its service is failing now.
   const transient = own.find((signal) => signal.kind === 'transient' || (isFault(signal) && !signal.ongoing));
-  if (transient && ownTrouble.every((signal) => !signal.substantial)) return { service: alert.service, ref: transient.ref, why: `it recovered: ${transient.description}` };
+  if (transient && ownTrouble.every((signal) => !signal.substantial)) return { principle: 'brief-spike-recovered', service: alert.service, ref: transient.ref, why: `it recovered: ${transient.description}` };
   const longStanding = alert.since !== undefined && windowStart !== undefined && windowStart - alert.since >= STANDING_MS;
   if (longStanding && !ownTrouble.some((signal) => signal.substantial)) {
-    return { service: alert.service, ref: alert.ref, why: `in ALARM since ${iso(alert.since!)}, long before the evidence begins, with nothing new at ${alert.service}: a standing condition, not a new incident` };
+    return { principle: 'standing-condition', service: alert.service, ref: alert.ref, why: `in ALARM since ${iso(alert.since!)}, long before the evidence begins, with nothing new at ${alert.service}: a standing condition, not a new incident` };
   }
   return undefined;
 };

@@ -1,0 +1,85 @@
+/**
+ * The inference principles of the offline analyst, each named once with its statement in plain
+ * words. A rule that decides part of a diagnosis returns its result tagged with the name of the
+ * principle it applies; the diagnosis lists the principles that shaped it, and the report states
+ * them. test/analyst/principle-coverage.test.ts checks that each one shapes scenarios of at least
+ * two families: a principle that only one kind of incident ever needs is tuning, not knowledge.
+ */
+export const principles = {
+  // Verdict: a "no incident" needs positive evidence that every alert is benign.
+  'alarm-recovered': 'an alarm back to OK, with nothing failing at its service now, is explained',
+  'retired-resource': 'what a resource taken out of service shows (silence, missing data) is expected',
+  'announced-work': 'work announced beforehand explains its load and the refusals of it, never failures',
+  'recurring-rise': 'a rise that came the same way at the same time of day on earlier days is a schedule’s load',
+  'draining-backlog': 'a backlog falling steadily since its peak is being worked off, not stuck',
+  'automated-probing': 'client errors answered to scanners and crawlers are not users being refused',
+  'brief-spike-recovered': 'an alert whose measure spiked and came back, with nothing failing now, has recovered',
+  'standing-condition': 'an alarm in ALARM since long before the evidence, with nothing new, is a standing condition',
+  'unexplained-alert-is-incident': 'an alert nothing benign explains is an incident, its cause undetermined and escalated when nothing names one',
+
+  // Where the fault starts.
+  'follow-failure-down-calls': 'the fault starts at the dependency whose failure explains its caller’s, followed down the calls',
+  'own-side-complaint': 'a caller that says the trouble is on its own side does not point at the callee',
+  'fault-on-the-way': 'a connection that never got through blames the resource on the way that shows a fault of its own',
+  'own-fault-first': 'a dependency whose own evidence names a fault of its own is the next link before one that is only named',
+  'capacity-behind-starved': 'a service refused for want of capacity, without a surge of its own, shows the shared capacity behind it',
+  'own-change': 'a change at the failing resource just before its trouble started it',
+  'caller-change': 'a caller’s change right before both broke together explains the dependency',
+  'change-effect-matches': 'a change whose possible effect is what the errors complain about explains them, wherever it was made',
+  'carrier-shows-handler-fault': 'a resource that only passes work along, with no fault of its own, shows the fault of the code that handles its work',
+  'handler-names-source': 'a handler whose failures name where its work came from points to that source',
+  'replica-replays-source': 'a lagging replica replays what its source is sent: the load is on the source',
+  'resource-names-its-client': 'a resource’s own account of who loads it names the client',
+  'work-launched-is-load': 'work launched just before a shared resource ran out is its load',
+  'early-client-is-load': 'the client whose own trouble or demand began no later than the shared resource’s drove it there',
+  'co-tenant-took-quota': 'a throttled service without a surge of its own lost an account quota to a co-tenant whose use rose',
+  'bad-data-writer': 'bad data is the fault, and the category, of whoever wrote it first upstream of the reader that fails on it',
+  'sparse-root-errors': 'a root with too few error lines to mine speaks through those lines',
+
+  // What kind of cause it is.
+  'category-from-change': 'the change that started the trouble gives the category, unless the evidence names a mechanism it cannot be',
+  'capacity-cut': 'a capacity setting lowered just before the trouble is the cause (config): restore the capacity, then revert the setting',
+  'overload-is-traffic': 'a client whose load swamps a shared resource is a traffic cause',
+  'provider-is-external': 'a third party’s failure is external unless its evidence names a mechanism that decides the category',
+  'category-from-evidence': 'the category is the cause the root’s own evidence names most',
+  'refusal-is-permissions': 'a refusal named only by its HTTP status is a permissions fault',
+  'dependency-or-undetermined': 'with nothing naming a cause, a root behind the symptom is a failing dependency, and the symptom itself is undetermined',
+
+  // How it works, in plain words.
+  'mechanism-memory': 'a process stopped at its memory limit has run out of memory',
+  'mechanism-connections': 'a connection limit reached refuses new connections',
+  'mechanism-disk': 'a volume whose free space runs out is full',
+  'mechanism-throttling': 'requests above a limit are throttled',
+  'mechanism-certificate': 'handshakes fail on a certificate that is not valid',
+  'mechanism-access-denied': 'calls are denied when a permission they need is missing or was removed',
+  'mechanism-network': 'a network path that stops carrying traffic makes connections fail',
+  'mechanism-bad-data': 'a reader fails on records it cannot process',
+  'mechanism-code-defect': 'code that fails on values it does not expect has a defect',
+  'mechanism-infrastructure': 'impaired infrastructure under a resource degrades it',
+  'mechanism-from-change': 'with no mechanism in the evidence, what the change touched names it',
+  'provider-failing-calls': 'a third party whose calls fail fails our services where they depend on it',
+  'load-gives-way': 'how a loaded shared resource gives way is read from its own evidence',
+  'poison-record': 'a record that fails on every retry blocks what is read after it; it is moved out of the way first',
+  'redelivered-messages': 'messages received more often than sent come back before their processing ends',
+  'rotated-secret': 'a secret changed just before credentials are refused is why they no longer match',
+
+  // What to do.
+  'remedy-undo-change': 'a change that caused the trouble is undone first (rolled back or reverted)',
+  'remedy-renew-certificate': 'a failing certificate is renewed or replaced',
+  'remedy-route-around': 'a network or infrastructure fault with nothing to undo is routed around (failover)',
+  'remedy-limit-overloading-client': 'a client swamping a shared resource is slowed down, then its work changed',
+  'remedy-scale-for-load': 'a service swamped by its own demand gets capacity',
+  'remedy-provider-failover-or-limit': 'a failing provider is routed around, or called less when there is nowhere to go, and escalated to',
+  'remedy-repair-bad-data': 'bad data is stopped at its writer and repaired',
+  'remedy-release-or-grow': 'exhaustion is relieved by freeing what is held, or by more room when it is used up, then fixed',
+  'remedy-escalate-dependency': 'a failing dependency with nothing else to act on is escalated to its owners',
+  'remedy-runbook-step': 'the matching runbook’s first action the plan lacks is added',
+} as const satisfies Record<string, string>;
+
+export type Principle = keyof typeof principles;
+
+export const principleNames = Object.keys(principles) as Principle[];
+
+/** The principles that shaped a diagnosis, in plain words, for the report. */
+export const reasoningLine = (applied: readonly Principle[]): string | undefined =>
+  applied.length === 0 ? undefined : `Reasoning: ${applied.map((name) => principles[name]).join('; ')}.`;
