@@ -1,6 +1,7 @@
 import { causesIn } from './cause-signals.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import { namesOwnFault } from './load-source.ts';
+import type { Principle } from './principles.ts';
 import { dependenciesOf } from './service-map.ts';
 import { SAME_TIME_MS, type Signal } from './signals.ts';
 
@@ -19,11 +20,22 @@ import { SAME_TIME_MS, type Signal } from './signals.ts';
  * (a NAT gateway, a firewall, a database's network) shows its own fault at that moment, that
  * resource is why, and the destination is only named.
  */
-export const blameChain = (board: EvidenceBoard, current: readonly Signal[], start: string, onsetOf: (service: string) => number, visited: readonly string[] = []): string[] => {
-  const chain = [start];
+/** The sub-rules of the chain that can be set aside to see whether they decided a link. */
+type ChainRule = 'own-side-complaint' | 'fault-on-the-way' | 'own-fault-first';
+const chainRules: readonly ChainRule[] = ['own-side-complaint', 'fault-on-the-way', 'own-fault-first'];
+
+export interface TracedChain {
+  links: string[];
+  /** The principles that decided a link: following the calls, and each sub-rule without which a link would differ. */
+  principles: Principle[];
+}
+
+export const blameChainTraced = (board: EvidenceBoard, current: readonly Signal[], start: string, onsetOf: (service: string) => number, visited: readonly string[] = []): TracedChain => {
+  const links = [start];
+  const decided = new Set<Principle>();
   for (;;) {
-    const node = chain.at(-1)!;
-    const callees = dependenciesOf(board, node).filter((callee) => !chain.includes(callee) && !visited.includes(callee));
+    const node = links.at(-1)!;
+    const callees = dependenciesOf(board, node).filter((callee) => !links.includes(callee) && !visited.includes(callee));
     const failingOf = (callee: string) => {
       const own = current.filter((signal) => signal.service === callee);
       // Traces see the whole request path, so a failing segment counts whoever the trace started at;
@@ -33,21 +45,29 @@ export const blameChain = (board: EvidenceBoard, current: readonly Signal[], sta
     };
     const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && showsOwnFault(current, callee));
     const namesOwn = (callee: string) => namesOwnFault(board, current.filter((signal) => signal.service === callee), callee, onsetOf(node));
-    const scored = callees
-      .map((callee) => {
-        const about = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node);
-        const ownSide = (signal: Signal) => ownPoolWait.test(signal.text) || ownCredentialRefused.test(signal.text);
-        // Once the caller says the trouble is on its side, its lesser warnings about the callee (a fallback taken) are that trouble's echo.
-        const complaints = about.filter((signal) => !ownSide(signal) && (signal.substantial || !about.some(ownSide)));
-        const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * (faultOnTheWay && notGotThrough(signal) && !showsOwnFault(current, callee) ? 0.5 : 2), 0);
-        return { callee, own: namesOwn(callee), score: pointedAt + failingOf(callee) + (namesOwn(callee) ? 1 : 0), onset: onsetOf(callee) };
-      })
-      .filter(({ score }) => score >= 0.3)
-      .sort((a, b) => Number(b.own) - Number(a.own) || b.score - a.score || a.onset - b.onset || a.callee.localeCompare(b.callee));
-    if (!scored[0]) return chain;
-    chain.push(scored[0].callee);
+    const nextLink = (without?: ChainRule): string | undefined =>
+      callees
+        .map((callee) => {
+          const about = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node);
+          const ownSide = (signal: Signal) => without !== 'own-side-complaint' && (ownPoolWait.test(signal.text) || ownCredentialRefused.test(signal.text));
+          // Once the caller says the trouble is on its side, its lesser warnings about the callee (a fallback taken) are that trouble's echo.
+          const complaints = about.filter((signal) => !ownSide(signal) && (signal.substantial || !about.some(ownSide)));
+          const onTheWay = without !== 'fault-on-the-way' && faultOnTheWay;
+          const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * (onTheWay && notGotThrough(signal) && !showsOwnFault(current, callee) ? 0.5 : 2), 0);
+          const own = without !== 'own-fault-first' && namesOwn(callee);
+          return { callee, own, score: pointedAt + failingOf(callee) + (namesOwn(callee) ? 1 : 0), onset: onsetOf(callee) };
+        })
+        .filter(({ score }) => score >= 0.3)
+        .sort((a, b) => Number(b.own) - Number(a.own) || b.score - a.score || a.onset - b.onset || a.callee.localeCompare(b.callee))[0]?.callee;
+    const next = nextLink();
+    for (const rule of chainRules) if (nextLink(rule) !== next) decided.add(rule);
+    if (!next) return { links, principles: links.length > 1 ? ['follow-failure-down-calls', ...decided] : [...decided] };
+    links.push(next);
   }
 };
+
+export const blameChain = (board: EvidenceBoard, current: readonly Signal[], start: string, onsetOf: (service: string) => number, visited: readonly string[] = []): string[] =>
+  blameChainTraced(board, current, start, onsetOf, visited).links;
 
 /** Waiting for a connection from one's own pool: the lease, not the call, timed out. */
 const ownPoolWait = /connection request to pool|(lease|leasing|acquire|acquiring|checkout|obtain)\w*.{0,40}(connection|from (the )?pool)|pool (lease|exhausted|timeout)|pool lease/i;

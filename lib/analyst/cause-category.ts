@@ -3,6 +3,7 @@ import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn } from './change-effects.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { capacityCutAt } from './lowered-setting.ts';
+import type { Principle } from './principles.ts';
 import { kindOf } from './service-map.ts';
 import type { Signal } from './signals.ts';
 
@@ -15,11 +16,6 @@ import type { Signal } from './signals.ts';
 
 /** Categories whose evidence names the mechanism outright, whoever shows it. */
 const decisiveCategories = new Set<RootCauseCategory>(['certificate', 'permissions', 'resource-exhaustion']);
-
-/** A measure of how full a finite resource is (storage, memory, connections, CPU): an alarm or a rise on it is exhaustion. */
-const saturationMeasure = /disk|storage|volume|memory|heap|swap|connections|pool|cpu|utili[sz]ation|inode|file.?descriptors/i;
-const risingOrAlarmed = (signal: Signal): boolean =>
-  signal.kind === 'alarm' || ((signal.kind === 'metric' || signal.kind === 'trend') && /rising|went up|falling steadily/.test(signal.description));
 
 export interface CategoryInputs {
   board: EvidenceBoard;
@@ -45,31 +41,34 @@ const votedCategory = (rootSignals: readonly Signal[]): RootCauseCategory | unde
   return [...votes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 };
 
+type TracedCategory = { category: RootCauseCategory; principle: Principle };
+
 /** What the evidence at the root itself shows, when no change explains the trouble. */
-const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs, voted: RootCauseCategory | undefined): RootCauseCategory => {
-  if (kindOf(board, root) === 'external') return voted && decisiveCategories.has(voted) ? voted : 'external';
-  if (voted) return voted;
+const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs, voted: RootCauseCategory | undefined): TracedCategory => {
+  if (kindOf(board, root) === 'external') return voted && decisiveCategories.has(voted) ? { category: voted, principle: 'category-from-evidence' } : { category: 'external', principle: 'provider-is-external' };
+  if (voted) return { category: voted, principle: 'category-from-evidence' };
   // A refusal an error names only by its HTTP status (401, 403) is still a refused identity.
   const refused = failureKindsIn(rootSignals.filter((signal) => signal.substantial));
-  if (refused.has('credentials') || refused.has('access denied')) return 'permissions';
-  if (rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial)) return 'traffic';
-  if (rootSignals.some((signal) => risingOrAlarmed(signal) && saturationMeasure.test(signal.text))) return 'resource-exhaustion';
+  if (refused.has('credentials') || refused.has('access denied')) return { category: 'permissions', principle: 'refusal-is-permissions' };
   // A root that is not where the symptom shows fails its callers; with nothing more, that is all the evidence says.
-  return root !== symptom ? 'dependency' : 'none';
+  return { category: root !== symptom ? 'dependency' : 'none', principle: 'dependency-or-undetermined' };
 };
 
-/** The category the evidence supports: how the root was found, a capacity cut, the change, then what the root's evidence names. */
-export const categoryOf = (inputs: CategoryInputs): RootCauseCategory => {
+/** The category the evidence supports, and the principle that decided it: how the root was found, a capacity cut, the change, then what the root's evidence names. */
+export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
   const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads } = inputs;
   const voted = votedCategory(rootSignals);
-  const shown = wroteBadData
-    ? 'data'
+  const shown: TracedCategory = wroteBadData
+    ? { category: 'data', principle: 'bad-data-writer' }
     : capacityCutAt(board, root, rootOnset)
-      ? 'config'
+      ? { category: 'config', principle: 'capacity-cut' }
       : overloads && voted === undefined
-        ? 'traffic'
+        ? { category: 'traffic', principle: 'overload-is-traffic' }
         : evidenceCategory(inputs, voted);
   const changeCategory = change ? categoryOfChange(change.kind) : undefined;
-  // A change explains the trouble unless the evidence names a mechanism the change cannot be (an expired certificate).
-  return changeCategory && !(shown === 'certificate' && changeCategory !== 'certificate') ? changeCategory : shown;
+  if (!changeCategory) return shown;
+  // Where the evidence agrees with the change, the change alone decides it.
+  return { category: changeCategory, principle: 'category-from-change' };
 };
+
+export const categoryOf = (inputs: CategoryInputs): RootCauseCategory => categoryTraced(inputs).category;

@@ -2,7 +2,10 @@ import type { FindingDraft } from '../domain/finding.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
-import { inferCause, type CauseInference } from './infer-cause.ts';
+import { inferCause, type CauseInference, type IncidentCause } from './infer-cause.ts';
+import { circumstancesTraced } from './mechanism.ts';
+import { reasoningLine, type Principle } from './principles.ts';
+import { remediationInputsOf, remediationTraced } from './remediation-plan.ts';
 import type { Signal } from './signals.ts';
 import { writeFinding } from './write-finding.ts';
 
@@ -25,6 +28,8 @@ export interface Diagnosis {
   /** Alerts that nothing benign explains yet: what a look at earlier days might explain as recurring. */
   unexplainedAlerts: Alert[];
   inference: CauseInference;
+  /** The principles that shaped this diagnosis (principles.ts): only those whose result it uses. */
+  principles: Principle[];
   draft: FindingDraft;
 }
 
@@ -49,10 +54,47 @@ const servingAlerted = (board: EvidenceBoard, symptom: string | undefined): stri
   });
 };
 
+/**
+ * The principles behind an incident's finding: those that placed the root and named its category
+ * and mechanism, those whose words the summary carries, and those that chose the remediation (a
+ * runbook step shows as a step the plan did not have).
+ */
+const incidentPrinciples = (board: EvidenceBoard, cause: IncidentCause, draft: FindingDraft): Principle[] => {
+  const plan = remediationTraced(remediationInputsOf(board, cause));
+  const fromRunbook = draft.remediation.some((step) => step.action !== 'escalate' && !plan.steps.some((planned) => planned.action === step.action && planned.target === step.target));
+  const undetermined = !cause.determined || cause.category === 'none';
+  return [
+    ...cause.principles,
+    ...circumstancesTraced(board, cause).flatMap(({ principles }) => principles),
+    ...plan.principles,
+    ...(fromRunbook ? (['remedy-runbook-step'] as const) : []),
+    ...(undetermined ? (['unexplained-alert-is-incident'] as const) : []),
+  ];
+};
+
+const principlesOf = (board: EvidenceBoard, inference: CauseInference, draft: FindingDraft): Principle[] => {
+  switch (inference.verdict) {
+    case 'incident':
+      return [...new Set(incidentPrinciples(board, inference, draft))];
+    case 'healthy':
+      return [...new Set(inference.explained.map((explanation) => explanation.principle))];
+    case 'no-evidence':
+      return alertsOf(board, inference.symptom).length > 0 ? ['unexplained-alert-is-incident'] : [];
+  }
+};
+
+/** The finding's summary ends with the principles it rests on, in plain words. */
+const withReasoning = (draft: FindingDraft, applied: readonly Principle[]): FindingDraft => {
+  const line = reasoningLine(applied);
+  return line ? { ...draft, rootCause: { ...draft.rootCause, summary: `${draft.rootCause.summary} ${line}` } } : draft;
+};
+
 /** The cause inferred from the board, and the finding written from it. */
 export const diagnose = (board: EvidenceBoard): Diagnosis => {
   const inference = inferCause(board);
-  const draft = writeFinding(board, inference);
+  const written = writeFinding(board, inference);
+  const principles = principlesOf(board, inference, written);
+  const draft = withReasoning(written, principles);
   const incident = inference.verdict === 'incident';
   return {
     incident: inference.verdict !== 'healthy',
@@ -66,6 +108,7 @@ export const diagnose = (board: EvidenceBoard): Diagnosis => {
     servingAlerted: [...new Set(servingAlerted(board, inference.symptom))],
     unexplainedAlerts: inference.verdict === 'incident' ? inference.unexplainedAlerts : inference.verdict === 'no-evidence' ? alertsOf(board, inference.symptom) : [],
     inference,
+    principles,
     draft,
   };
 };

@@ -3,6 +3,7 @@ import { severityOf } from '../analysis/log-templates.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { changeExplains, failureKindsOfChange } from './change-effects.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
+import type { Principle } from './principles.ts';
 import { computeKinds } from './service-map.ts';
 import { SAME_TIME_MS } from './signals.ts';
 
@@ -19,8 +20,12 @@ export interface ChangeExplanation {
   change: Change;
   weight: number;
   /** Which principle connects the change to the failure. */
-  because: 'own change' | 'caller changed' | 'effect matches';
+  because: 'own-change' | 'caller-change' | 'change-effect-matches';
+  /** The principle it was found by. */
+  principles: Principle[];
 }
+
+type Candidate = Omit<ChangeExplanation, 'principles'>;
 
 export interface ChangeContext {
   services: readonly ServiceNode[];
@@ -78,7 +83,7 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
   const mapped = new Set(services.flatMap((node) => [node.name, ...node.dependsOn]));
   // A resource the map does not connect to anything: the map cannot say who uses it, the change can.
   const unconnected = [...new Set(changes.map((change) => change.service))].filter((name) => !mapped.has(name) || isolated(services, name));
-  const explanations = [...new Set([...chain, ...usedOnPath, ...failing, ...unconnected])].flatMap((link): ChangeExplanation[] => {
+  const explanations = [...new Set([...chain, ...usedOnPath, ...failing, ...unconnected])].flatMap((link): Candidate[] => {
     const change = suspectChangeFor(changes, new Set([link]), rootOnset);
     if (!change) return [];
     const lead = rootOnset - change.at;
@@ -87,32 +92,15 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     const onPath = chain.includes(link) || usedOnPath.includes(link);
     // Off the path, only what the change can break connects it: its kind alone is too weak a tie.
     const effectMatches = changeExplains(change, evidenceKinds) || (onPath && category !== undefined && evidenceCategories.has(category));
-    // A change whose kind is itself the failure's class (an IAM change before access denied, a network change before timeouts)
-    // ties it more firmly than one whose wording only touches it (a CDN's response-headers policy before 403s).
-    const kindMatches = category !== undefined && evidenceCategories.has(category) && category !== 'config';
-    if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0) + (kindMatches ? 1 : 0), because: 'effect matches' }];
+    if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'change-effect-matches' }];
     if (!onPath || category === undefined || rootStarved) return [];
-    if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own change' }];
-    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS) return [{ link, change, weight: closeness, because: 'caller changed' }];
+    if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own-change' }];
+    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS) return [{ link, change, weight: closeness, because: 'caller-change' }];
     return [];
   });
-  return explanations.sort((a, b) => b.weight - a.weight)[0];
+  const best = explanations.sort((a, b) => b.weight - a.weight)[0];
+  return best ? { ...best, principles: [best.because] } : undefined;
 };
 
 const isolated = (services: readonly ServiceNode[], name: string): boolean =>
   (services.find((node) => node.name === name)?.dependsOn.length ?? 0) === 0 && !services.some((node) => node.dependsOn.includes(name));
-
-/**
- * The one user of a changed resource (a rotated secret, a replaced key) on the failure chain that
- * the change refuses while other users of the same resource keep working after it: the new value is
- * good, and that user still holds what it read before (a copy cached at start-up). The fault is its
- * stale copy, not the change.
- */
-export const staleHolderOf = (board: EvidenceBoard, change: Change, chain: readonly string[]): string | undefined => {
-  const users = (board.services ?? []).filter((node) => node.dependsOn.includes(change.service) && computeKinds.has(node.kind ?? '')).map((node) => node.name);
-  const after = board.logs.filter((line) => line.at >= change.at);
-  const refused = users.filter((user) => after.some((line) => line.service === user && severityOf(line.level) >= severityOf('ERROR') && causesIn(line.message).some((hit) => hit.label === 'credentials')));
-  const cameThrough = users.filter((user) => !refused.includes(user) && after.some((line) => line.service === user));
-  const onChain = refused.filter((user) => chain.includes(user));
-  return cameThrough.length > 0 && onChain.length === 1 ? onChain[0] : undefined;
-};

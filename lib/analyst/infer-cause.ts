@@ -1,19 +1,20 @@
 import { rankRootCandidates } from '../analysis/propagation.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
-import { categoryOf } from './cause-category.ts';
+import { categoryTraced } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
-import { blameChain } from './blame-chain.ts';
+import { blameChainTraced } from './blame-chain.ts';
 import { handlerBehind } from './work-handler.ts';
-import { explainingChange, staleHolderOf, suspectChangeFor } from './explaining-change.ts';
+import { explainingChange, suspectChangeFor } from './explaining-change.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { judgeHealth, type Explanation } from './health-verdict.ts';
 import { labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
+import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
 import { calleesOf, collectSignals, isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
 
@@ -56,6 +57,8 @@ export interface IncidentCause {
   unexplainedAlerts: Alert[];
   /** The only cause the graph left: one candidate service. */
   soleCandidate: boolean;
+  /** The principles that placed the root and chose its category and mechanism (principles.ts). */
+  principles: Principle[];
 }
 
 export interface HealthyVerdict {
@@ -121,10 +124,19 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   }));
   const ranked = rankRootCandidates(dependsOnMap(services), anomalies);
   const start = symptom && anomalies.some((anomaly) => anomaly.service === symptom) ? symptom : ranked[0]?.service ?? anomalies[0]!.service;
-  const chain = blameChain(board, current, start, onsetOf);
+  const applied: Principle[] = [];
+  const follow = (from: string, visited: readonly string[] = []): string[] => {
+    const traced = blameChainTraced(board, current, from, onsetOf, visited);
+    applied.push(...traced.principles);
+    return traced.links;
+  };
+  const chain = follow(start);
   // A service refused for want of a capacity it shares shows the symptom; the capacity, and who took it, is the cause.
   const capacity = capacityBehind(board, chain.at(-1)!, signals);
-  if (capacity && !chain.includes(capacity)) chain.push(capacity);
+  if (capacity && !chain.includes(capacity)) {
+    chain.push(capacity);
+    applied.push('capacity-behind-starved');
+  }
   let root = chain.at(-1)!;
   const troubleStarts = Math.min(...anomalies.map((anomaly) => anomaly.onset));
 
@@ -153,7 +165,8 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   const carrier = root;
   const handler = explained ? undefined : handlerBehind(board, carrier, current, chain);
   if (handler) {
-    chain.push(...blameChain(board, current, handler, onsetOf, chain));
+    applied.push(handler.principle);
+    chain.push(...follow(handler.service, chain));
     root = chain.at(-1)!;
     const carrierShows = current.filter((signal) => signal.service === carrier && signal.kind !== 'mentioned' && signal.kind !== 'trace').map((signal) => signal.at);
     const shownAt = Math.min(...carrierShows);
@@ -161,14 +174,9 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   }
   let suspectChange = explained?.change;
   if (explained) {
+    applied.push(...explained.principles);
     if (!chain.includes(explained.link)) chain.push(explained.link);
     root = explained.link;
-    // A change that other users of the changed resource came through is not itself broken: the user it refuses holds a stale copy.
-    const stale = staleHolderOf(board, explained.change, chain);
-    if (stale) {
-      chain.push(stale);
-      root = stale;
-    }
   }
 
   // A saturated shared resource is usually the victim of one of its clients; and a client can
@@ -177,6 +185,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   const lagOnset = onsetOf(root);
   const lagSource = labelsAt(signals.filter((signal) => signal.service === root)).includes('replication lag') ? replicaSource(board, root, signals, lagOnset) : undefined;
   if (!suspectChange && lagSource) {
+    applied.push('replica-replays-source');
     chain.push(lagSource);
     root = lagSource;
   }
@@ -188,8 +197,9 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     const culprit = clientToBlame(board, signals, root, (service) => (service === root && !Number.isFinite(onsetOf(service)) ? lagOnset : onsetOf(service)), holders.tenants);
     if (culprit && holders.coTenants) sharedQuotaWith = root;
     if (culprit) {
+      applied.push(...(holders.coTenants ? (['co-tenant-took-quota'] as const) : []), culprit.principle);
       // A client whose own load is the cause is where it starts; one that failed on the resource may itself be held up further on.
-      const onward = culprit.overload ? [culprit.service] : blameChain(board, current, culprit.service, onsetOf, chain);
+      const onward = culprit.overload ? [culprit.service] : follow(culprit.service, chain);
       chain.push(...onward);
       root = onward.at(-1)!;
       overload = root === culprit.service && culprit.overload === true;
@@ -201,6 +211,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   // that explains it came before the item was written, which may be long before it was read.
   const writer = producerOfBadData(board, root, current);
   if (writer) {
+    applied.push('bad-data-writer');
     chain.push(writer.service);
     root = writer.service;
     overload = false;
@@ -210,17 +221,19 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   // Sparse evidence: a root whose only word is a few error lines of its own (too few to mine) speaks through them.
   const minedAtRoot = signals.filter((signal) => signal.service === root);
   const rootSignals = minedAtRoot.length > 0 ? minedAtRoot : rawErrorSignals(board, new Set([root]));
+  if (minedAtRoot.length === 0 && rootSignals.length > 0) applied.push('sparse-root-errors');
   const changeCategory = suspectChange ? categoryOfChange(suspectChange.kind) : undefined;
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
-  const category = categoryOf({ board, root, rootSignals, symptom, rootOnset, change: suspectChange, wroteBadData: writer !== undefined, overloads: overload });
+  const category = categoryTraced({ board, root, rootSignals, symptom, rootOnset, change: suspectChange, wroteBadData: writer !== undefined, overloads: overload });
   const mechanism = mechanismOf(root, rootSignals, suspectChange, changeCategory);
+  applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
   return {
     verdict: 'incident',
     determined: determined || mechanism !== undefined || suspectChange !== undefined,
     symptom,
     root,
-    category,
+    category: category.category,
     mechanism,
     signals,
     current,
@@ -238,6 +251,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     alreadyRestarting: rootSignals.some((signal) => restartWords.test(signal.text)),
     unexplainedAlerts,
     soleCandidate: ranked.length === 1,
+    principles: [...new Set(applied)],
   };
 };
 
@@ -269,5 +283,5 @@ export const inferCause = (board: EvidenceBoard): CauseInference => {
   const withRaw = [...signals, ...raw];
   const inference = incidentFrom(board, withRaw, weak, symptom && alarmed.has(symptom) ? symptom : [...alarmed][0], false, health.unexplained);
   const labelled = labelsAt(inference.rootSignals).length > 0;
-  return { ...inference, determined: labelled || inference.suspectChange !== undefined };
+  return { ...inference, determined: labelled || inference.suspectChange !== undefined, principles: ['unexplained-alert-is-incident', ...inference.principles] };
 };

@@ -5,6 +5,7 @@ import { startsWork } from './change-effects.ts';
 import { CLOSE_CHANGE_MS, suspectChangeFor } from './explaining-change.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { labelsAt } from './mechanism.ts';
+import type { Principle } from './principles.ts';
 import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
 
@@ -91,14 +92,14 @@ export const clientToBlame = (
   resource: string,
   onsetOf: (service: string) => number,
   clients: readonly string[],
-): { service: string; change?: Change; overload?: boolean } | undefined => {
+): { service: string; change?: Change; overload?: boolean; principle: Principle } | undefined => {
   const resourceOnset = onsetOf(resource);
   // What the resource says about who uses it outranks what the clients that fail with it report.
   const named = clientNamedByResource(board, resource, clients);
   if (named) {
     const troubleAtClients = Math.min(...clients.map(onsetOf));
     const since = named.since ?? (Number.isFinite(troubleAtClients) ? troubleAtClients : resourceOnset);
-    return { service: named.service, change: suspectChangeFor(board.changes, new Set([named.service]), since), overload: true };
+    return { service: named.service, change: suspectChangeFor(board.changes, new Set([named.service]), since), overload: true, principle: 'resource-names-its-client' };
   }
   // Load comes before exhaustion: work launched shortly before the resource ran out is that load,
   // whatever the clients that fail with the resource report. The load dates from the resource's
@@ -106,7 +107,7 @@ export const clientToBlame = (
   // that and the resource running out.
   const loadStarts = Math.min(loadOnset(signals, resource, resourceOnset), ...clients.map(onsetOf));
   const launched = workLaunchedBefore(board, clients, loadStarts, Math.max(loadStarts, Number.isFinite(resourceOnset) ? resourceOnset : loadStarts));
-  if (launched) return { ...launched, overload: true };
+  if (launched) return { ...launched, overload: true, principle: 'work-launched-is-load' };
   // Only a caller of the resource can be slowed by it; a co-tenant of its quota that does not call it is not reacting to it.
   const calls = (service: string) => callersOf(board, resource).includes(service);
   const earlyFaults = (client: string) =>
@@ -129,12 +130,9 @@ export const clientToBlame = (
     const own = earlyFaults(early[0].client).filter(owned);
     // A co-tenant's rising usage of the shared quota is its load, as demand is a caller's.
     const isLoad = (signal: Signal) => signal.kind === 'demand' || (!calls(signal.service) && signal.kind === 'metric');
-    return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset), overload: own.every(isLoad) };
+    return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset), overload: own.every(isLoad), principle: 'early-client-is-load' };
   }
-  // A change explains the resource's trouble only at a client that shows something on it.
-  const active = clients.filter((client) => signals.some((signal) => signal.service === client && signal.ongoing && signal.kind !== 'alarm'));
-  const change = suspectChangeFor(board.changes, new Set(active), resourceOnset);
-  return change && resourceOnset - change.at <= CLOSE_CHANGE_MS ? { service: change.service, change } : undefined;
+  return undefined;
 };
 
 /** A statement's verb and table: what a database's account of its load and a client's own log both name. */

@@ -4,6 +4,7 @@ import { capacityCutAt, loweredBy } from './lowered-setting.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
+import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
 import { computeKinds, kindOf, withSharedResourceUsers } from './service-map.ts';
 import { iso, neighboursOf, type Signal } from './signals.ts';
@@ -20,7 +21,23 @@ export interface Mechanism {
   words: string;
   /** The words only say that the change broke it: the change sentence of the summary says more. */
   restatesChange?: boolean;
+  /** The principle whose words these are (principles.ts). */
+  principle: Principle;
 }
+
+/** The principle that words each evidence label's mechanism. */
+const mechanismPrinciples: Readonly<Record<string, Principle>> = {
+  memory: 'mechanism-memory',
+  connections: 'mechanism-connections',
+  disk: 'mechanism-disk',
+  throttling: 'mechanism-throttling',
+  certificate: 'mechanism-certificate',
+  'access denied': 'mechanism-access-denied',
+  network: 'mechanism-network',
+  'bad data': 'mechanism-bad-data',
+  'code defect': 'mechanism-code-defect',
+  'AWS infrastructure': 'mechanism-infrastructure',
+};
 
 const rises = (signals: readonly Signal[], pattern: RegExp): boolean =>
   signals.some((signal) => (signal.kind === 'trend' || signal.kind === 'metric') && pattern.test(signal.text) && /rising|went up/.test(signal.description));
@@ -35,7 +52,6 @@ export const labelsAt = (rootSignals: readonly Signal[]): string[] => {
   return [...votes.entries()].sort((a, b) => b[1] - a[1]).map(([label]) => label);
 };
 
-const rotation = /rotat|new (secret|password|key) version|PutSecretValue|UpdateSecret/i;
 const revocation = /revoke|remov|delet|deny|replac/i;
 
 const phrase = (label: string, root: string, signals: readonly Signal[], text: string, change: Change | undefined): string => {
@@ -51,12 +67,6 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
         : `The connection limit at ${root} is reached, so new connections are refused.`;
     case 'disk':
       return `A storage volume at ${root} is filling: free space keeps falling toward zero.`;
-    case 'threads':
-      return `${root} runs out of threads or file descriptors.`;
-    case 'replication lag':
-      return `Replication lag at ${root}: the replica cannot keep up with the write load it is sent.`;
-    case 'table scan':
-      return `A query at ${root} scans far more rows than it returns (a missing index), saturating the database.`;
     case 'throttling': {
       const lowered = change ? loweredBy(change.summary) : undefined;
       if (lowered) return `A lowered limit: ${root}'s limit went from ${lowered.from} to ${lowered.to}, so requests above it are throttled (refused with 429 or a throttling error).`;
@@ -66,12 +76,6 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
     }
     case 'certificate':
       return /expir|lapsed|not ?after/i.test(text) ? `An expired TLS certificate at ${root} makes handshakes fail.` : `TLS handshakes with ${root} fail on its certificate.`;
-    case 'disabled key':
-      return `A KMS key that ${root} needs is disabled, so encrypt and decrypt calls fail.`;
-    case 'credentials':
-      return rotation.test(`${text} ${changed}`)
-        ? `${root} authenticates with a secret that was rotated: the credentials it presents are no longer valid.`
-        : `${root} authenticates with credentials that are no longer valid.`;
     case 'access denied':
       return change?.kind === 'iam' || /policy/i.test(changed)
         ? `Calls by ${root} are denied: a permission change removed an action it needs.`
@@ -90,8 +94,6 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
         : `${root}'s code fails on values it does not expect (${/NullPointer|null|undefined/i.test(text) ? 'a null dereference' : 'a type error'}).`;
     case 'AWS infrastructure':
       return `The AWS infrastructure under ${root} is impaired.`;
-    case 'configuration':
-      return `A configuration of ${root} is wrong.`;
     default:
       return '';
   }
@@ -115,15 +117,15 @@ export const mechanismOf = (root: string, rootSignals: readonly Signal[], change
   if (label) {
     const category = causesIn(text).find((hit) => hit.label === label)?.category ?? 'dependency';
     const words = phrase(label, root, rootSignals, text, change);
-    if (words) return { label, category, words };
+    if (words) return { label, category, words, principle: mechanismPrinciples[label]! };
   }
   if (change && changeCategory) {
     // What the change itself touched (a network ACL entry, a limit) can name the mechanism when the evidence does not.
     const touched = causesIn(`${change.summary} ${JSON.stringify(change.details ?? {})}`)[0]?.label;
     const touchedWords = touched ? phrase(touched, root, rootSignals, `${text} ${change.summary}`, change) : '';
-    if (touched && touchedWords) return { label: touched, category: changeCategory, words: touchedWords };
+    if (touched && touchedWords) return { label: touched, category: changeCategory, words: touchedWords, principle: 'mechanism-from-change' };
     const what = changeWords[change.kind] ?? 'a change';
-    return { label: change.kind, category: changeCategory, words: `${what.charAt(0).toUpperCase()}${what.slice(1)} of ${change.service} broke it.`, restatesChange: true };
+    return { label: change.kind, category: changeCategory, words: `${what.charAt(0).toUpperCase()}${what.slice(1)} of ${change.service} broke it.`, restatesChange: true, principle: 'mechanism-from-change' };
   }
   return undefined;
 };
@@ -302,13 +304,26 @@ const rotatedSecretWords = (board: EvidenceBoard, cause: IncidentCause): string 
  * mechanism the reader needs (connections held open, full table scans, a replica falling behind):
  * it is read from the resource's own evidence.
  */
-const loadedResourceWords = (cause: IncidentCause): string | undefined => {
+const loadedResourceMechanism = (cause: IncidentCause): Mechanism | undefined => {
   const loaded = cause.overloads ?? cause.starves;
-  if (!loaded || loaded === cause.root) return undefined;
-  const words = mechanismOf(loaded, cause.signals.filter((signal) => signal.service === loaded), undefined, undefined)?.words;
-  return words ? `Under that load: ${words.charAt(0).toLowerCase()}${words.slice(1)}` : undefined;
+  return loaded && loaded !== cause.root ? mechanismOf(loaded, cause.signals.filter((signal) => signal.service === loaded), undefined, undefined) : undefined;
 };
 
-/** Plain words about how the fault works that need the wider evidence: a provider's failure, how a loaded resource gives way, a poison message, a capacity cut, redelivered messages, a rotated secret. */
-export const circumstancesOf = (board: EvidenceBoard, cause: IncidentCause): string[] =>
-  [providerWords(board, cause), loadedResourceWords(cause), poisonWords(board, cause), capacityCutWords(board, cause), redeliveryWords(board, cause), rotatedSecretWords(board, cause)].filter((words): words is string => words !== undefined);
+/** Plain words about how the fault works that need the wider evidence, each with the principle it states: a provider's failure, how a loaded resource gives way, a poison message, a capacity cut, redelivered messages, a rotated secret. */
+export const circumstancesTraced = (board: EvidenceBoard, cause: IncidentCause): { principles: Principle[]; words: string }[] => {
+  const loaded = loadedResourceMechanism(cause);
+  // How the loaded resource gives way is worded by that mechanism's own principle.
+  const underLoad = loaded && `Under that load: ${loaded.words.charAt(0).toLowerCase()}${loaded.words.slice(1)}`;
+  return (
+    [
+      [['provider-failing-calls'], providerWords(board, cause)],
+      [['load-gives-way', ...(loaded ? [loaded.principle] : [])], underLoad],
+      [['poison-record'], poisonWords(board, cause)],
+      [['capacity-cut'], capacityCutWords(board, cause)],
+      [['redelivered-messages'], redeliveryWords(board, cause)],
+      [['rotated-secret'], rotatedSecretWords(board, cause)],
+    ] as const
+  ).flatMap(([principles, words]) => (words ? [{ principles: [...principles], words }] : []));
+};
+
+export const circumstancesOf = (board: EvidenceBoard, cause: IncidentCause): string[] => circumstancesTraced(board, cause).map(({ words }) => words);

@@ -1,5 +1,5 @@
 import type { ModelPort, ModelRequest, ModelResponse } from '../model/port.ts';
-import { diagnose } from './diagnose.ts';
+import { diagnose, type Diagnosis } from './diagnose.ts';
 import type { FindingDraft } from '../domain/finding.ts';
 import { readEvidence, type EvidenceBoard } from './evidence-board.ts';
 import { nextCalls } from './next-tools.ts';
@@ -9,6 +9,9 @@ const withUnreadableNoted = (draft: FindingDraft, board: EvidenceBoard): Finding
   board.unreadable.length === 0
     ? draft
     : { ...draft, followUps: [...draft.followUps, ...board.unreadable.map(({ ref, tool, problem }) => `Could not read ${tool} result ${ref}: ${problem}`)] };
+
+/** The final answer: the finding draft, and the names of the principles that shaped it. */
+const finalAnswer = (diagnosis: Diagnosis, board: EvidenceBoard): string => JSON.stringify({ ...withUnreadableNoted(diagnosis.draft, board), principles: diagnosis.principles });
 
 /** A rough token count (about four characters a token), so offline runs report comparable usage. */
 const estimateTokens = (value: unknown): number => Math.ceil(JSON.stringify(value).length / 4);
@@ -38,7 +41,8 @@ export class OfflineAnalyst implements ModelPort {
             model: this.name,
           }
         : {
-            text: JSON.stringify(withUnreadableNoted((diagnosis ?? diagnose(board)).draft, board)),
+            // The principles travel with the answer into the transcript; the finding's contract has no field for them.
+            text: finalAnswer(diagnosis ?? diagnose(board), board),
             toolCalls: [],
             stopReason: 'end_turn',
             model: this.name,

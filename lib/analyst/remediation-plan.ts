@@ -1,8 +1,11 @@
 import type { FindingDraft } from '../domain/finding.ts';
 import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.ts';
 import { actionPatterns } from './cause-signals.ts';
-import type { Change, Runbook } from './evidence-board.ts';
-import type { PoisonRecord } from './mechanism.ts';
+import type { Change, EvidenceBoard, Runbook } from './evidence-board.ts';
+import type { IncidentCause } from './infer-cause.ts';
+import { capacityCutAt } from './lowered-setting.ts';
+import { poisonRecordOf, type PoisonRecord } from './mechanism.ts';
+import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
 
 type Step = FindingDraft['remediation'][number];
@@ -56,71 +59,94 @@ const unblock = (poison: PoisonRecord | undefined): Step[] => {
   return [step('apply-fix', poison.reader, `Make ${poison.reader} skip and park the record${from} it cannot process (checkpoint past it) so the records behind it are processed again.`)];
 };
 
+type Plan = { steps: Step[]; principle?: Principle };
+const plan = (principle: Principle, steps: Step[]): Plan => ({ steps, principle });
+
 /**
  * What a careful on-call engineer proposes first for a cause of this kind, most urgent first;
  * where the fix belongs elsewhere (a record stuck in a queue or at its reader) that step comes first.
  * Undo a change if there is one; relieve the pressure, then fix; route around what we do not own.
+ * Returns the steps and the principles that chose them.
  */
-export const remediationFor = (inputs: RemediationInputs): Step[] => {
+export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; principles: Principle[] } => {
   const unblocked = unblock(inputs.poison);
-  const plan = planFor(inputs).filter((planned) => !unblocked.some((first) => first.action === planned.action && first.target === planned.target));
-  return [...unblocked, ...plan];
+  const atRoot = planFor(inputs);
+  const steps = atRoot.steps.filter((planned) => !unblocked.some((first) => first.action === planned.action && first.target === planned.target));
+  const principles: Principle[] = [...(unblocked.length > 0 ? (['poison-record'] as const) : []), ...(atRoot.principle && steps.length > 0 ? [atRoot.principle] : [])];
+  return { steps: [...unblocked, ...steps], principles };
 };
 
+export const remediationFor = (inputs: RemediationInputs): Step[] => remediationTraced(inputs).steps;
+
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads, capacityCut }: RemediationInputs): Step[] => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads, capacityCut }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // Capacity someone cut is given back now, and the setting that cut it (a schedule, a maximum) reverted so it does not happen again.
   if (capacityCut) {
-    return [
+    return plan('capacity-cut', [
       step('scale', root, `Restore ${root}'s capacity now (it was cut by "${quoteMessage(capacityCut.summary)}").`),
       step('revert-config', root, `Revert or correct the ${capacityCut.kind} setting that cut it ("${quoteMessage(capacityCut.summary)}").`),
-    ];
+    ]);
   }
   switch (category) {
     case 'deploy':
-      return [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}.`)];
+      return plan('remedy-undo-change', [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}.`)]);
     case 'config':
-      return [step('revert-config', root, `Revert the configuration change on ${root}${undo}.`)];
+      return plan('remedy-undo-change', [step('revert-config', root, `Revert the configuration change on ${root}${undo}.`)]);
     case 'permissions':
-      if (mechanism === 'credentials' && !change) return [step('restart', root, `Restart ${root} so it reads the current secret.`)];
-      return [step('revert-config', root, `Revert the permission change on ${root}${undo}.`)];
+      return plan('remedy-undo-change', [step('revert-config', root, `Revert the permission change on ${root}${undo}.`)]);
     case 'certificate':
-      return [step('renew-certificate', root, `Renew or replace the expired certificate of ${root}.`)];
+      return plan('remedy-renew-certificate', [step('renew-certificate', root, `Renew or replace the expired certificate of ${root}.`)]);
     case 'network':
-      return change ? [step('revert-config', root, `Revert the network change${undo}.`)] : [step('failover', root, `Move ${root}'s traffic to a healthy path or zone.`)];
+      return change
+        ? plan('remedy-undo-change', [step('revert-config', root, `Revert the network change${undo}.`)])
+        : plan('remedy-route-around', [step('failover', root, `Move ${root}'s traffic to a healthy path or zone.`)]);
     case 'infrastructure':
-      return [step('failover', root, `Fail ${root} over away from the impaired infrastructure.`)];
+      return plan('remedy-route-around', [step('failover', root, `Fail ${root} over away from the impaired infrastructure.`)]);
     case 'traffic':
       // A client swamping a shared resource is slowed down; a service that is itself swamped gets capacity.
       // Relieve first, then fix the work so it no longer swamps the resource when it runs again (batches, off-peak, an online schema change).
       return overloads
-        ? [
+        ? plan('remedy-limit-overloading-client', [
             step('limit-traffic', root, `Pause or throttle ${root} so ${overloads} has room for its other clients again.`),
             step('apply-fix', root, `Change how ${root} does its work (smaller batches, a rate limit, off-peak hours, an online schema change) before it runs again.`),
-          ]
-        : [step('scale', root, `Add capacity to ${root} for the extra load.`)];
+          ])
+        : plan('remedy-scale-for-load', [step('scale', root, `Add capacity to ${root} for the extra load.`)]);
     case 'external': {
       const via = callerOfRoot ?? root;
       // Move to another provider when there is one; a rate limit with nowhere else to go means sending less.
       const limited = mechanism === 'throttling' && !alternativeProvider;
-      return [
+      return plan('remedy-provider-failover-or-limit', [
         step(limited ? 'limit-traffic' : 'failover', via, limited ? `Slow ${via}'s calls to ${root} below its rate limit.` : `Fail ${via} over to a fallback for ${root}.`),
         step('escalate', root, `Open a case with the provider of ${root}.`),
-      ];
+      ]);
     }
     case 'data':
       return change?.kind === 'deploy'
-        ? [step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')]
-        : [step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)];
+        ? plan('remedy-repair-bad-data', [step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')])
+        : plan('remedy-repair-bad-data', [step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)]);
     case 'resource-exhaustion':
-      return relieveExhaustion(root, mechanism, alreadyRestarting);
+      return plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting));
     case 'dependency':
-      return [step('escalate', root, `Escalate to the owners of ${root}.`)];
+      return plan('remedy-escalate-dependency', [step('escalate', root, `Escalate to the owners of ${root}.`)]);
     case 'none':
-      return [];
+      return { steps: [] };
   }
 };
+
+/** What the plan for an inferred cause rests on: its category, mechanism, change, and the circumstances around the root. */
+export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause): RemediationInputs => ({
+  category: cause.category,
+  root: cause.root,
+  mechanism: cause.mechanism?.label,
+  change: cause.suspectChange,
+  callerOfRoot: cause.callerOfRoot,
+  alreadyRestarting: cause.alreadyRestarting,
+  alternativeProvider: cause.alternativeProvider,
+  overloads: cause.overloads ?? cause.starves,
+  capacityCut: capacityCutAt(board, cause.root, cause.rootOnset),
+  poison: poisonRecordOf(board, cause),
+});
 
 /** Remediation actions named in a runbook's steps, in order. */
 export const runbookActions = (steps: readonly string[]): RemediationAction[] => {

@@ -1,6 +1,7 @@
 import type { EvidenceBoard } from './evidence-board.ts';
 import { namesOwnFault } from './load-source.ts';
 import { labelsAt } from './mechanism.ts';
+import type { Principle } from './principles.ts';
 import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import type { Signal } from './signals.ts';
 
@@ -30,7 +31,7 @@ const queueNamedLike = (board: EvidenceBoard, deadLetters: string): string | und
 
 const runsCode = (board: EvidenceBoard, service: string): boolean => computeKinds.has(kindOf(board, service) ?? '');
 
-export const handlerBehind = (board: EvidenceBoard, resource: string, current: readonly Signal[], visited: readonly string[]): string | undefined => {
+export const handlerBehind = (board: EvidenceBoard, resource: string, current: readonly Signal[], visited: readonly string[]): { service: string; principle: Principle } | undefined => {
   if (!forwardingKinds.has(kindOf(board, resource) ?? '')) return undefined;
   const own = current.filter((signal) => signal.service === resource);
   if (labelsAt(own).length > 0 || namesOwnFault(board, own, resource)) return undefined;
@@ -45,7 +46,8 @@ export const handlerBehind = (board: EvidenceBoard, resource: string, current: r
     .filter(({ onset }) => Number.isFinite(onset))
     .sort((a, b) => a.onset - b.onset || a.name.localeCompare(b.name));
   const handler = faulty[0]?.name;
+  if (!handler) return undefined;
   // A handler whose failures name where the work came from (another user of the carrier) points there: that source sent what it cannot handle.
   const sources = [...new Set(current.filter((signal) => signal.kind === 'mentioned' && signal.from === handler && signal.substantial && neighbours.includes(signal.service)).map((signal) => signal.service))];
-  return sources.length === 1 ? sources[0] : handler;
+  return sources.length === 1 ? { service: sources[0]!, principle: 'handler-names-source' } : { service: handler, principle: 'carrier-shows-handler-fault' };
 };

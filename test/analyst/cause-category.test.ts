@@ -24,13 +24,6 @@ describe('the category follows from the mechanism the evidence shows', () => {
   const board = boardFrom({ services: [{ name: 'api', kind: 'ecs' }] });
   const base = { board, root: 'api', symptom: 'api', rootOnset: Date.parse(START), wroteBadData: false, overloads: false };
 
-  it('a rise on a measure of how full a resource is names exhaustion, whatever else the root shows', () => {
-    const rising = signal({ kind: 'trend', text: 'CPUUtilization', description: 'CPUUtilization at api rising steadily from 40 to 97' });
-    expect(categoryOf({ ...base, rootSignals: [rising] })).toBe('resource-exhaustion');
-    const alarmed = signal({ kind: 'alarm', text: 'api-memory-high', description: 'alarm api-memory-high is in ALARM' });
-    expect(categoryOf({ ...base, rootSignals: [alarmed] })).toBe('resource-exhaustion');
-  });
-
   it('errors that name no mechanism, at the service that shows the symptom, leave the cause undetermined: no guessed infrastructure fault', () => {
     const plain = signal({ text: 'request 42 failed', description: '"request 42 failed" at api' });
     expect(categoryOf({ ...base, rootSignals: [plain] })).toBe('none');

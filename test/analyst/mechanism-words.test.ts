@@ -44,18 +44,6 @@ describe('the summary names the mechanism in plain words', () => {
     expect(diagnosis.draft.rootCause.summary).toMatch(/A lowered limit: edge-api's limit went from 1000 to 100/);
   });
 
-  it('a refused password after a rotation is a rotated secret; without one the summary does not claim it', () => {
-    const rotated = diagnose(
-      boardFrom({
-        services: [{ name: 'billing', kind: 'ecs' }],
-        logs: failing('billing', 'FATAL: password authentication failed for user "billing" after secret rotation'),
-      }),
-    );
-    expect(rotated.draft.rootCause.summary).toMatch(/secret that was rotated/);
-    const plain = diagnose(boardFrom({ services: [{ name: 'billing', kind: 'ecs' }], logs: failing('billing', 'FATAL: password authentication failed for user "billing"') }));
-    expect(plain.draft.rootCause.summary).not.toMatch(/rotat/);
-  });
-
   it('a key rotated by another user of a shared secret just before the refusals is named a rotated secret', () => {
     const evidence = {
       services: [{ name: 'eta', kind: 'ecs', dependsOn: ['maps-key'] }, { name: 'maps-key', kind: 'other' }, { name: 'key-rotator', kind: 'lambda', dependsOn: ['maps-key'] }],
