@@ -30,21 +30,24 @@ const flatten = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** The message a log line carries: without stack frames, without what the logger put in front of it, a JSON line by its message fields. */
 const messageOf = (text: string): string => {
-  const message = withoutLeadingContext(flatten(withoutInlineFrames(withoutFrameLines(text))));
+  const message = withoutLoggerContext(flatten(withoutInlineFrames(withoutFrameLines(text))));
   const said = withJsonMessages(message);
-  return said === message ? message : withoutLeadingContext(said);
+  return said === message ? message : withoutLoggerContext(said);
 };
 
 // ---- stack frames: where the code was, never what went wrong ----
 
 /** A whole line that is a frame of a Java, JavaScript, C# or Python stack trace, or a header of a Go panic's goroutine dump. */
 const frameLine = [
-  /^at\s+\S.*(?:\)|:\d+|:line \d+)["'}\])]*(?: \{)?$/,
+  // JavaScript: `at render (/app/receipt.js:41:17)`, `at async /app/routes.js:31:20`, `at JSON.parse (<anonymous>)`.
+  /^at\s+(?:async\s+)?(?:\S+(?:\s\[as \S+\])?\s)?\(?(?:[^()\s]*:\d+(?::\d+)?|<anonymous>|native)\)?["'}\])]*(?: \{)?$/,
+  // Java and C#: `at com.acme.View.from(View.java:58)`, `at Acme.View.From(String id) in /src/View.cs:line 58`.
+  /^at\s+[\w$.<>`/[\]]+\.[\w$<>`]+\([^()]*\)(?: in \S.*:line \d+)?$/,
   /^\.\.\. \d+ (?:more|common frames omitted)$/,
   /^Traceback \(most recent call last\):$/,
   /^goroutine \d+ \[[^\]]*\]:$/,
   /^\[signal [A-Z]+: [^\]]*\]$/,
-  /^created by \S+/,
+  /^created by [\w./*()]+\.[\w*()]+(?: in goroutine \d+)?$/,
 ];
 /** A Python frame (`File "app.py", line 12, in handler`), followed by the line of source it quotes. */
 const pythonFrame = /^File "[^"]*", line \d+/;
@@ -117,8 +120,8 @@ const leadingContext = [
 /** After the message, a group that only carries a request id (`(Service: Sqs, Status Code: 400, Request ID: 0c24...)`, `x-amzn-RequestId=8f81...`). */
 const trailingContext = [/\s*[([][^()[\]]*\brequest[ _-]?id\b[^()[\]]*[)\]]$/i, /\s+[\w-]*request-?id[=:]\s*\S+$/i];
 
-/** The message without the context before it, repeatedly (a timestamp, then a level, then a thread...), and the request id after it, only when a message remains. */
-const withoutLeadingContext = (text: string): string => {
+/** The message without the logger's context before it, repeatedly (a timestamp, then a level, then a thread...), and the request id after it, only when a message remains. */
+const withoutLoggerContext = (text: string): string => {
   let rest = text;
   for (let changed = true; changed; ) {
     changed = false;

@@ -65,6 +65,7 @@ describe('quoteMessage: what a long log line is cut down to', () => {
       '[http-nio-8080-exec-19] c.a.inventory.web.ReservationController : POST /v1/reservations failed for order ord_34kqkd9hch: org.springframework.jdbc.BadSqlGrammarException: PreparedStatementCallback; bad SQL grammar [INSERT INTO reservations (order_id, sku, qty, warehouse_zone, expires_at) VALUES (?, ?, ?, ?, ?)]; nested exception is org.postgresql.util.PSQLException: ERROR: column "warehouse_zone" of relation "reservations" does not exist',
       '\tat org.springframework.jdbc.support.SQLStateSQLExceptionTranslator.doTranslate(SQLStateSQLExceptionTranslator.java:103)',
       '\tat com.acme.inventory.reservation.ReservationRepository.insert(ReservationRepository.java:88)',
+      '\tat java.base/java.lang.Thread.run(Thread.java:1583)',
       '\t... 42 more',
     ].join('\n');
     const quoted = quoteMessage(line);
@@ -133,6 +134,23 @@ describe('quoteMessage: what a long log line is cut down to', () => {
     const quoted = quoteMessage(line);
     expect(quoted).toMatch(/^panic: runtime error: invalid memory address or nil pointer dereference/);
     expect(quoted).not.toMatch(/goroutine|\.go:\d+|Decode\(0x/);
+  });
+
+  it('C#: `at ... in file:line N` frames go', () => {
+    const line = [
+      'Unhandled exception while settling payout batch 5521 for merchant m_2291 with the acquirer: System.TimeoutException: The operation has timed out after 30 seconds waiting for the acquirer',
+      '   at Acme.Payouts.AcquirerClient.SettleAsync(PayoutBatch batch) in /src/Payouts/AcquirerClient.cs:line 118',
+      '   at Acme.Payouts.Worker.RunAsync(CancellationToken token) in /src/Payouts/Worker.cs:line 42',
+    ].join('\n');
+    expect(quoteMessage(line)).toMatch(/timed out after 30 seconds waiting for the acquirer$/);
+  });
+
+  it('a line of the message that starts with "at" but names no place in the code is kept', () => {
+    const line = [
+      'nightly export of 18 tenants to the data lake stopped after the warehouse refused the connection',
+      'at least 3 tenants (acme, globex, initech) were not exported (their files are missing from s3://lake/exports)',
+    ].join('\n');
+    expect(quoteMessage(line)).toMatch(/their files are missing from s3:\/\/lake\/exports\)$/);
   });
 
   it('a JSON line is quoted by its error type and message fields', () => {
