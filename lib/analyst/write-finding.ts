@@ -2,10 +2,9 @@ import type { FindingDraft } from '../domain/finding.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
-import { capacityCutAt } from './lowered-setting.ts';
-import { circumstancesOf, poisonRecordOf } from './mechanism.ts';
+import { circumstancesOf } from './mechanism.ts';
 import { quoteMessage } from './quote.ts';
-import { remediationFor, withRunbookStep } from './remediation-plan.ts';
+import { remediationFor, remediationInputsOf, withRunbookStep } from './remediation-plan.ts';
 import { kindOf } from './service-map.ts';
 import { iso, type Signal } from './signals.ts';
 
@@ -102,7 +101,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
 
   const runbook = board.runbooks.filter((candidate) => candidate.service === undefined || candidate.service === root).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
   const plan = withRunbookStep(
-    remediationFor({ category, root, mechanism: mechanism?.label, change: suspectChange, callerOfRoot: cause.callerOfRoot, alreadyRestarting: cause.alreadyRestarting, alternativeProvider: cause.alternativeProvider, overloads: cause.overloads ?? cause.starves, capacityCut: capacityCutAt(board, root, cause.rootOnset), poison: poisonRecordOf(board, cause) }),
+    remediationFor(remediationInputsOf(board, cause)),
     runbook,
     root,
   );
