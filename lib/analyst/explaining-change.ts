@@ -1,10 +1,8 @@
 import { correlateChanges } from '../analysis/change-correlation.ts';
-import { severityOf } from '../analysis/log-templates.ts';
-import { categoryOfChange, causesIn } from './cause-signals.ts';
+import { categoryOfChange } from './cause-signals.ts';
 import { changeExplains, failureKindsOfChange } from './change-effects.ts';
-import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
+import type { Change, ServiceNode } from './evidence-board.ts';
 import type { Principle } from './principles.ts';
-import { computeKinds } from './service-map.ts';
 import { SAME_TIME_MS } from './signals.ts';
 
 /** How long before the trouble a change is still a suspect. */

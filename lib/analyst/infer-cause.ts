@@ -16,7 +16,7 @@ import { judgeHealth, type Explanation } from './health-verdict.ts';
 import { labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
-import { calleesOf, collectSignals, isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
+import { calleesOf, collectSignals, isFault, windowOf, type Signal } from './signals.ts';
 
 /**
  * Infers what is wrong from the evidence board: whether there is an incident, where the fault
