@@ -3,8 +3,9 @@
  * be searched for. One that does not is cut down to what an on-call engineer needs: a logger writes its
  * framework's context first (timestamp, level, thread, logger class, request id) and a stack trace
  * after, with the message between them, and a message says what failed first and why last ("POST
- * /orders failed: ... column "zone" does not exist"). Cutting from the front keeps the context and
- * loses the cause, so the context and the stack frames go, and then the middle.
+ * /orders failed: ... column "zone" does not exist"), the cause often from a named error on
+ * ("...: PSQLException: ..."). Cutting from the front keeps the context and loses the cause, so the
+ * context and the stack frames go, and then what lies between what failed and why.
  */
 
 /** Long enough for one failure and its cause, short enough to leave a summary readable. */
@@ -210,15 +211,34 @@ const saidBy = (value: unknown): string => {
 // ---- the middle ----
 
 /**
- * The opening (what failed) and the ending (why), with the middle elided, cut between words where one is
- * near. The ending gets the larger share: the cause is the part an engineer acts on.
+ * A named error (`NullPointerException: ...`, `TypeError: ...`, `KMS.AccessDeniedException: ...`): where
+ * the cause starts. The last one is the innermost in Java's nesting (`nested exception is ...`).
+ */
+const namedError = /(?<![\w$.])(?:[A-Za-z_$][\w$]*\.)*((?:[A-Z][\w$]*)?(?:Exception|Error|Fault))(?=:(?:\s|$))/g;
+
+/**
+ * What failed (the opening) and why (from the last named error on, or else the ending), with what lies
+ * between elided, cut between words where one is near. The cause gets the larger share: it is the part an
+ * engineer acts on.
  */
 const elideMiddle = (text: string, limit: number): string => {
   const room = limit - ELISION.length;
-  const openingRoom = Math.floor(room * 0.4);
-  const opening = wellFormedEnd(atWordEnd(text.slice(0, openingRoom)).trimEnd());
-  const endingRoom = room - opening.length;
-  const ending = wellFormedStart(atWordStart(text.slice(text.length - endingRoom)).trimStart());
+  const error = [...text.matchAll(namedError)].at(-1);
+  if (error === undefined || error.index === 0) return openingAndEnding(text, limit);
+  const cause = text.slice(error.index + error[0].length - error[1]!.length);
+  const whatFailed = text.slice(0, error.index).trimEnd();
+  if (whatFailed.length + 1 + cause.length <= limit) return `${whatFailed} ${cause}`;
+  const opening = whatFailed.length <= Math.floor(room * 0.4) ? whatFailed : wellFormedEnd(atWordEnd(whatFailed.slice(0, Math.max(Math.floor(room * 0.4), room - cause.length))).trimEnd());
+  const joint = opening === whatFailed ? ' ' : ELISION;
+  const causeRoom = limit - opening.length - joint.length;
+  return `${opening}${joint}${cause.length <= causeRoom ? cause : openingAndEnding(cause, causeRoom)}`;
+};
+
+/** The opening and the ending of `text`, the middle elided, at most `limit` characters. */
+const openingAndEnding = (text: string, limit: number): string => {
+  const room = limit - ELISION.length;
+  const opening = wellFormedEnd(atWordEnd(text.slice(0, Math.floor(room * 0.4))).trimEnd());
+  const ending = wellFormedStart(atWordStart(text.slice(text.length - (room - opening.length))).trimStart());
   return `${opening}${ELISION}${ending}`;
 };
 

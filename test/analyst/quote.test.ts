@@ -4,11 +4,21 @@ import { QUOTE_LIMIT, quoteMessage } from '../../lib/analyst/quote.ts';
 
 const word = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 1, maxLength: 12 });
 const words = (min: number, max: number) => fc.array(word, { minLength: min, maxLength: max }).map((list) => list.join(' '));
+/** Text made of the pieces the quoting looks for: named errors, frames, JSON, logger prefixes, digests. */
+const logLike = fc
+  .array(
+    fc.oneof(
+      word,
+      fc.constantFrom('TypeError:', 'com.acme.FooException:', 'Error:', '\n\tat a.B.c(B.java:1)', '\n    at f (/a.js:1:2)', '{"msg":"x","error":"y"}', '[main]', 'c.a.Foo :', '2026-05-01T10:00:00Z', 'ERROR', '(Request ID: 1)', 'Traceback (most recent call last):', '\n  File "a.py", line 1, in f', '{', '}', '"', '\uD83D\uDE00'),
+    ),
+    { maxLength: 120 },
+  )
+  .map((pieces) => pieces.join(' '));
 
 describe('quoteMessage: properties', () => {
   it('is never longer than the limit, and never empty for a message with something in it', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 600 }), fc.integer({ min: 24, max: 300 }), (text, limit) => {
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 600 }), logLike), fc.integer({ min: 24, max: 300 }), (text, limit) => {
         const quoted = quoteMessage(text, limit);
         expect(quoted.length).toBeLessThanOrEqual(limit);
         if (/\S/.test(text)) expect(quoted.trim()).not.toBe('');
@@ -19,7 +29,7 @@ describe('quoteMessage: properties', () => {
 
   it('is on one line and never splits a character in two', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), (text) => {
+      fc.property(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 400 }), logLike), (text) => {
         const quoted = quoteMessage(text, 60);
         expect(quoted).not.toMatch(/[\r\n\t]/);
         // encodeURIComponent refuses a lone surrogate, half of a character.
@@ -49,6 +59,20 @@ describe('quoteMessage: properties', () => {
         expect(quoted.endsWith(lastClause)).toBe(true);
         expect(quoted.startsWith(`${opening} failed:`)).toBe(true);
         expect(quoted).toContain(' … ');
+      }),
+    );
+  });
+
+  it('keeps a named error (where the cause starts) with what follows it, and the opening', () => {
+    const errorName = fc.constantFrom('KMSDisabledException', 'TypeError', 'NullPointerException', 'ServiceFault');
+    fc.assert(
+      fc.property(words(2, 4), words(30, 60), errorName, words(1, 6), (opening, middle, name, why) => {
+        const message = `${opening} failed: ${middle}: com.acme.client.${name}: ${why}`;
+        fc.pre(message.length > QUOTE_LIMIT);
+        const quoted = quoteMessage(message);
+        expect(quoted.endsWith(`${name}: ${why}`)).toBe(true);
+        expect(quoted.startsWith(`${opening} failed:`)).toBe(true);
+        expect(quoted.length).toBeLessThanOrEqual(QUOTE_LIMIT);
       }),
     );
   });
