@@ -1,14 +1,15 @@
 import { severityOf } from '../analysis/log-templates.ts';
 import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
-import { announcedWindowAround } from './announced-window.ts';
+import { escapeRegExp } from '../masking/regex-text.ts';
+import { announcedWindowAround, announcedWindowOf } from './announced-window.ts';
 import { probingOf } from './client-error-probes.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
-import { meaningOf } from './metric-semantics.ts';
+import { isEventCount, isFullnessMeasure, meaningOf } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
 import { withSharedResourceUsers } from './service-map.ts';
-import { iso, isFault, neighboursOf, type Signal } from './signals.ts';
+import { iso, isFault, neighboursOf, windowOf, type Signal } from './signals.ts';
 
 /**
  * A "no incident" verdict needs positive evidence. Every alert (an alarm in ALARM, an open page, a
@@ -64,24 +65,48 @@ export interface HealthVerdict {
 
 const round = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value.toPrecision(3)).toString());
 
-/** A resource taken out of service on purpose: nothing it shows, nor its alarms, is an incident. */
+/** Whether `text` names `service` as a whole name ("api" is not named by "search-api"). */
+const namesService = (text: string, service: string): boolean => new RegExp(`(^|[^a-z0-9-])${escapeRegExp(service)}([^a-z0-9-]|$)`, 'i').test(text);
+/** Names of resources in a text: hyphenated or numbered identifiers (legacy-search, reports-v1, db_2). */
+const resourceNames = /[a-z0-9]+(?:[-_][a-z0-9]+)+/gi;
+
+/**
+ * A resource taken out of service on purpose: nothing it shows, nor its alarms, is an incident. The
+ * evidence must say so of this resource: a change recorded at it whose retirement clause names it, or
+ * names no other resource ("legacy-search decommissioned; its traffic now goes to api" retires
+ * legacy-search, not api), or a tag on it.
+ */
 const retiredExplanation = (board: EvidenceBoard, service: string): Omit<Explanation, 'subject'> | undefined => {
-  const retired = board.changes.find((change) => change.service === service && retirement.test(change.summary));
+  const retiresThis = (summary: string) =>
+    summary
+      .split(/[;:,()]|\s[-–—]\s/)
+      .some((clause) => retirement.test(clause) && (namesService(clause, service) || (clause.match(resourceNames) ?? []).every((name) => name.toLowerCase() === service.toLowerCase())));
+  const retired = board.changes.find((change) => change.service === service && retiresThis(change.summary));
   if (retired) return { principle: 'retired-resource', service, ref: retired.ref, why: `${service} was taken out of service ("${quoteMessage(retired.summary)}")` };
   const tagged = board.services?.find((node) => node.name === service && Object.values(node.tags ?? {}).some((value) => retirement.test(value)));
   return tagged ? { principle: 'retired-resource', service, why: `${service} is tagged as taken out of service` } : undefined;
 };
 
 /**
- * Work announced shortly before `since` at or next to `service` (a load test, a window, a recurring
- * job), or at another user of a resource `service` uses: a replay into a stream is load on its readers.
- * An announcement that states its time window explains what happens inside it however early it came.
+ * Work announced at or next to `service` (a load test, a window, a recurring job), or at another user
+ * of a resource `service` uses: a replay into a stream is load on its readers. The evidence it needs:
+ * - it is about this service: recorded at it or next to it, and when it names services the evidence
+ *   knows, one of them is near it (a load test "against search-api" recorded at api is about search-api);
+ * - when it states a UTC window, `since` falls inside that window, however early it was announced; a
+ *   stated window that does not hold `since` explains nothing, however recent the announcement;
+ * - when it states no window, it came shortly before `since` (the work starting), and only where a
+ *   window is not required (`windowOnly`: refusals and failures need the stated window).
  */
 const announcedExplanation = (board: EvidenceBoard, service: string, since: number, windowOnly = false): Omit<Explanation, 'subject'> | undefined => {
   const near = withSharedResourceUsers(board, service);
-  for (const change of board.changes.filter((candidate) => near.has(candidate.service) && announcedWork.test(candidate.summary))) {
+  const known = [...new Set([...(board.services ?? []).map((node) => node.name), ...board.changes.map((item) => item.service), ...board.alarms.map((alarm) => alarm.service)])];
+  const aboutNear = (summary: string) => {
+    const named = known.filter((name) => namesService(summary, name));
+    return named.length === 0 || named.some((name) => near.has(name));
+  };
+  for (const change of board.changes.filter((candidate) => near.has(candidate.service) && announcedWork.test(candidate.summary) && aboutNear(candidate.summary))) {
     const window = announcedWindowAround(change, since, EVALUATION_SLACK_MS);
-    const recent = change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS;
+    const recent = announcedWindowOf(change.summary) === undefined && change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS;
     if (window || (recent && !windowOnly)) {
       return { principle: 'announced-work', service, ref: change.ref, why: `announced beforehand: "${quoteMessage(change.summary)}" (${change.service}, ${iso(change.at)})`, ...(window ? { window } : {}) };
     }
@@ -96,8 +121,9 @@ const waitingSignal = /visible|backlog|depth|pending|oldest|(^|[^a-z])age([^a-z]
 
 /**
  * A backlog that is being worked off is not stuck: after a burst of work its size peaked and has
- * fallen steadily since, fast enough to empty soon. How old its oldest item is keeps growing while
- * a first-in-first-out backlog drains, so that is explained too.
+ * fallen steadily since, is still at its lowest since the peak, and falls fast enough to empty soon.
+ * How old its oldest item is keeps growing while a first-in-first-out backlog drains, so that is
+ * explained too.
  */
 const drainingExplanation = (series: readonly Series[], service: string): Omit<Explanation, 'subject'> | undefined => {
   for (const candidate of series.filter((item) => item.service === service && backlogSeries.test(item.name))) {
@@ -107,6 +133,8 @@ const drainingExplanation = (series: readonly Series[], service: string): Omit<E
     const after = points.slice(peakIndex);
     const trend = fitTrend(after);
     if (!peak || !trend || peak.v <= 0 || trend.slopePerHour >= 0 || trend.r2 < 0.7 || trend.last > 0.95 * peak.v) continue;
+    // Still draining at the end: a backlog that fell for a while and grows again is stuck again, however it fell before.
+    if (trend.last - Math.min(...after.map((point) => point.v)) > 0.05 * peak.v) continue;
     const hours = trend.last / -trend.slopePerHour;
     if (hours > DRAIN_HORIZON_HOURS) continue;
     return {
@@ -124,46 +152,107 @@ const DAY_MS = 24 * 60 * 60_000;
 const RECURRENCE_TOLERANCE_MS = 45 * 60_000;
 /** Earlier days to look at: a daily job shows up a day before, a weekly one seven days before. */
 const RECURRENCE_DAYS = 7;
+/** Where a day's rise starts from: its level over these hours before the rise. */
+const BASELINE_SPAN_MS = 6 * 60 * 60_000;
+/** "Came back" and "the same level" allow this share of the rise: a level that stays up by more did not come back. */
+const RETURN_SHARE = 0.25;
+/** Today may exceed the highest earlier rise by this share and still be "as high"; beyond it, it is something new. */
+const RANGE_SLACK = 0.1;
 
 const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-/** Whether `time` falls within `tolerance` of the same time of day as `reference`. */
-const sameTimeOfDay = (time: number, reference: number, tolerance: number): boolean => {
-  const offset = (((time - reference) % DAY_MS) + DAY_MS) % DAY_MS;
-  return offset <= tolerance || DAY_MS - offset <= tolerance;
-};
+interface Reading {
+  t: number;
+  /** The value turned so that up is worse: free space read as its shortage. */
+  v: number;
+  raw: number;
+}
+
+/** One day's rise around a reference time: where it started, how high it went, and how low it came back before the next day's. */
+interface DayRise {
+  start?: number;
+  peak?: Reading;
+  /** The lowest level after the peak, up to just before the same time the next day; undefined when the record does not show it. */
+  cameBackTo?: number;
+}
 
 /**
- * A rise that happened at the same time of day on an earlier day, about as high, is a scheduled
- * job's load (a nightly reindex, a daily sweep), not a new fault: its series shows the schedule.
- * The usual level is what the series reads at other times of day; a series that publishes only
- * while the job runs (a count CloudWatch omits when it is zero) reads zero the rest of the day.
+ * A rise that happened at the same time of day on earlier days is a scheduled job's load (a nightly
+ * reindex, a daily sweep), not a new fault, only when the record shows all of this:
+ * - on an earlier day the measure rose the bad way at the same time, by at least half as much as today;
+ * - that day it came back down: its lowest level after the peak, before the next day's rise (seen later that
+ *   day or at the start of the next day's window), is back near where it started; a level that stays up (a
+ *   volume filling, free space or memory shrinking, a backlog that never empties) is a trend that steps
+ *   at the same time every day, not a recurrence;
+ * - that day started from the level today started from (no creep day over day);
+ * - today's level is within what the earlier days reached: a rise beyond them is new, whatever the schedule;
+ * - for a measure of how full a finite resource is, no earlier day on record started from a level further
+ *   from the limit than today did by more than the allowed share: a resource creeping toward its limit
+ *   runs out however regularly it breathes.
+ * Several series of one metric (a long look-back, a recent close-up, the same window on earlier days)
+ * are one record of it. Where a day shows nothing before its rise, it starts from the lowest level it
+ * shows around it; a count of events that is silent reads zero there, and where it falls silent after
+ * its peak it came back to zero.
  */
 const recurrenceOf = (series: readonly Series[], service: string, name: string, at: number, ref: string): Omit<Explanation, 'subject'> | undefined => {
-  // Several series of one metric (a long look-back, a recent close-up, the same window on earlier days) are one record of it.
-  const points = series
+  const orientation = meaningOf(name) === 'bad-down' ? -1 : 1;
+  const byTime = new Map<number, Reading>();
+  for (const [timestamp, value] of series
     .filter((candidate) => candidate.service === service && candidate.name === name)
-    .flatMap((candidate) => [...candidate.points, ...(candidate.earlierDays ?? []).flatMap((day) => day.points)])
-    .map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
-  const otherTimes = points.filter((point) => !sameTimeOfDay(point.t, at, 2 * RECURRENCE_TOLERANCE_MS));
-  const usual = otherTimes.length > 0 ? medianOf(otherTimes.map((point) => point.v)) : 0;
-  const peakOf = (from: number, to: number) =>
-    points.filter((point) => point.t >= from && point.t <= to).reduce<{ t: number; v: number } | undefined>((best, point) => (best === undefined || point.v > best.v ? point : best), undefined);
-  const now = peakOf(at, at + RECURRENCE_TOLERANCE_MS);
-  if (!now || now.v <= usual) return undefined;
-  for (let days = 1; days <= RECURRENCE_DAYS; days += 1) {
-    const then = at - days * DAY_MS;
-    const earlier = peakOf(then - RECURRENCE_TOLERANCE_MS, then + 2 * RECURRENCE_TOLERANCE_MS);
-    if (earlier && earlier.v - usual >= 0.5 * (now.v - usual)) {
-      return {
-        principle: 'recurring-rise',
-        service,
-        ref,
-        why: `it recurs on a schedule: ${name} at ${service} rose the same way at about the same time ${days === 1 ? 'a day' : `${days} days`} earlier (to ${round(earlier.v)} at ${iso(earlier.t)}), the load of a recurring job`,
-      };
-    }
+    .flatMap((candidate) => [...candidate.points, ...(candidate.earlierDays ?? []).flatMap((day) => day.points)])) {
+    byTime.set(Date.parse(timestamp), { t: Date.parse(timestamp), v: orientation * value, raw: value });
   }
-  return undefined;
+  const readings = [...byTime.values()].sort((a, b) => a.t - b.t);
+  const between = (from: number, to: number) => readings.filter((reading) => reading.t >= from && reading.t <= to);
+  const highest = (items: readonly Reading[]) => items.reduce<Reading | undefined>((best, reading) => (best === undefined || reading.v > best.v ? reading : best), undefined);
+  const today = highest(between(at, Number.POSITIVE_INFINITY));
+  if (!today) return undefined;
+  // The rise today has lasted this long: on earlier days the same stretch of the day is compared.
+  const stretch = Math.max(2 * RECURRENCE_TOLERANCE_MS, today.t - at + RECURRENCE_TOLERANCE_MS);
+  // A count of events CloudWatch publishes only while they happen (throttles during a nightly job) is zero where it is silent.
+  const silenceIsZero = isEventCount(name);
+  const spacing = medianOf(readings.slice(1).map((reading, index) => reading.t - readings[index]!.t));
+  const silentWithin = (from: number, to: number): boolean => {
+    const times = [from, ...between(from + 1, to).map((reading) => reading.t), ...(readings.some((reading) => reading.t > to) ? [to] : [])];
+    return times.slice(1).some((time, index) => time - times[index]! > 3 * spacing);
+  };
+  const startOf = (reference: number): number | undefined => {
+    const before = between(reference - BASELINE_SPAN_MS, reference - 1);
+    const during = between(reference - RECURRENCE_TOLERANCE_MS, reference + stretch);
+    if (before.length > 0) return medianOf(before.map((reading) => reading.v));
+    if (silenceIsZero) return 0;
+    return during.length > 0 ? Math.min(...during.map((reading) => reading.v)) : undefined;
+  };
+  const todayStart = startOf(at)!;
+  const todayRise = today.v - todayStart;
+  if (todayRise <= 0) return undefined;
+  const dayRise = (days: number): DayRise & { days: number } => {
+    const then = at - days * DAY_MS;
+    const peak = highest(between(then - RECURRENCE_TOLERANCE_MS, then + stretch));
+    if (!peak) return { days, start: startOf(then) };
+    const after = [...between(peak.t + 1, then + DAY_MS - 1).map((reading) => reading.v), ...(silenceIsZero && silentWithin(peak.t, then + DAY_MS - 1) ? [0] : [])];
+    return { days, start: startOf(then), peak, cameBackTo: after.length > 0 ? Math.min(...after) : undefined };
+  };
+  const days = Array.from({ length: RECURRENCE_DAYS }, (_, index) => dayRise(index + 1));
+  const recurred = days.filter(({ start, peak, cameBackTo }) => {
+    if (start === undefined || !peak || cameBackTo === undefined) return false;
+    const rise = peak.v - start;
+    const rose = rise >= 0.5 * todayRise;
+    const cameBack = cameBackTo - start <= RETURN_SHARE * rise;
+    const sameStart = Math.abs(start - todayStart) <= RETURN_SHARE * rise;
+    return rose && cameBack && sameStart;
+  });
+  const reached = Math.max(...recurred.map(({ start, peak }) => peak!.v - start!));
+  if (recurred.length === 0 || todayRise > (1 + RANGE_SLACK) * reached) return undefined;
+  const creeping = isFullnessMeasure(name) && days.some(({ start }) => start !== undefined && todayStart - start > RETURN_SHARE * todayRise);
+  if (creeping) return undefined;
+  const nearest = recurred[0]!;
+  return {
+    principle: 'recurring-rise',
+    service,
+    ref,
+    why: `it recurs on a schedule: ${name} at ${service} rose the same way at about the same time ${nearest.days === 1 ? 'a day' : `${nearest.days} days`} earlier (to ${round(nearest.peak!.raw)} at ${iso(nearest.peak!.t)}) and came back, the load of a recurring job`,
+  };
 };
 
 const recurringExplanation = (series: readonly Series[], signal: Signal): Omit<Explanation, 'subject'> | undefined => {
@@ -213,15 +302,21 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
 
 /** Why an alert is benign, when the evidence at its service says so; `benign` are the signals already set aside. */
 const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signal[], benign: ReadonlyMap<Signal, Omit<Explanation, 'subject'>>, windowStart: number | undefined): Omit<Explanation, 'subject'> | undefined => {
-  if (alert.recoveredAt !== undefined && !signals.some((signal) => signal.service === alert.service && isFault(signal) && signal.ongoing && signal.substantial && !benign.has(signal))) {
-    return { principle: 'alarm-recovered', service: alert.service, ref: alert.ref, why: `it is back to OK since ${iso(alert.recoveredAt)}, with nothing failing at ${alert.service ?? 'its service'} now` };
+  // Recovered needs the OK transition itself, after the alert began: an OK from before a new ALARM is history.
+  const recovered = alert.recoveredAt !== undefined && (alert.since === undefined || alert.recoveredAt >= alert.since);
+  if (recovered && !signals.some((signal) => signal.service === alert.service && isFault(signal) && signal.ongoing && signal.substantial && !benign.has(signal))) {
+    return { principle: 'alarm-recovered', service: alert.service, ref: alert.ref, why: `it is back to OK since ${iso(alert.recoveredAt!)}, with nothing failing at ${alert.service ?? 'its service'} now` };
   }
   if (!alert.service) return undefined;
   const retired = retiredExplanation(board, alert.service);
   if (retired) return retired;
+  const listedInAlarm = board.alarms.some((alarm) => alarm.state === 'ALARM' && `alarm ${alarm.name}` === alert.name);
   if (alert.since !== undefined) {
-    const announced = announcedExplanation(board, alert.service, alert.since);
-    if (announced) return announced;
+    // Failures are that work's only inside a window announced for it (a failover in a maintenance window); an alarm
+    // still in ALARM after its window closed outlasted the work, whatever began inside it.
+    const announced = announcedExplanation(board, alert.service, alert.since, failureAlert.test(alert.name));
+    const outlasted = announced?.window !== undefined && listedInAlarm && (windowOf(board)?.end ?? 0) > announced.window.end + EVALUATION_SLACK_MS;
+    if (announced && !outlasted) return announced;
   }
   const recurring = recurringAlert(board.series, alert);
   if (recurring) return recurring;
@@ -230,8 +325,14 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   const ownTrouble = own.filter((signal) => isFault(signal) && signal.ongoing);
   const explainedBy = ownTrouble.map((signal) => benign.get(signal));
   if (ownTrouble.length > 0 && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
-  // Recovered on its own: what it watches spiked and came back, and nothing at its service is failing now.
-  const transient = own.find((signal) => signal.kind === 'transient' || (isFault(signal) && !signal.ongoing));
+  // A page, a report, or a fired alarm no listing shows stays open after what set it off has passed: a spike at its
+  // service, from about when it began, that came back, with nothing failing there now, is its recovery. An alarm
+  // listed in ALARM now says what it watches still breaches, so only its own OK transition shows it recovered,
+  // never some measure's spike; and a spike that came and went before the alert began is not what it is about.
+  const transient =
+    listedInAlarm
+      ? undefined
+      : own.find((signal) => (signal.kind === 'transient' || (isFault(signal) && !signal.ongoing)) && (alert.since === undefined || signal.at >= alert.since - RECURRENCE_TOLERANCE_MS));
   if (transient && ownTrouble.every((signal) => !signal.substantial)) return { principle: 'brief-spike-recovered', service: alert.service, ref: transient.ref, why: `it recovered: ${transient.description}` };
   const longStanding = alert.since !== undefined && windowStart !== undefined && windowStart - alert.since >= STANDING_MS;
   if (longStanding && !ownTrouble.some((signal) => signal.substantial)) {

@@ -10,7 +10,7 @@ const rules: readonly [RegExp, MetricMeaning][] = [
   // Work refused or thrown away (blocked by a firewall, denied, filtered out, discarded) is lost work.
   [/throttl|error|fault|fail|5xx|4xx|reject|block|denied|filtered|discard|timeout|dead|dlq|retry|restart|oom|kill|evict|deadlock|exception|crash|drop/i, 'bad-up'],
   [/latency|duration|response.?time|p9\d|wait|oldest|(^|[^a-z])age([^a-z]|$)|lag|backlog|visible|delay|queue|depth|iterator/i, 'bad-up'],
-  [/cpu|memory|mem|heap|utili[sz]ation|connections|pool|checked.?out|leased|disk|storage.?used|swap|saturation|concurren|threads|file.?descriptors|burst.?balance|gc/i, 'bad-up'],
+  [/cpu|memory|mem|heap|utili[sz]ation|connections|pool|checked.?out|leased|disk|storage.?used|bytes.?used|swap|saturation|concurren|threads|file.?descriptors|burst.?balance|gc/i, 'bad-up'],
   [/request|invocation|count|rps|tps|throughput|iops|incoming|messages|notifications|records|events|published|delivered|sent|received|consumed|traffic|sessions|users/i, 'demand'],
 ];
 
@@ -20,3 +20,17 @@ export const isBadShift = (metricName: string, direction: 'up' | 'down'): boolea
   const meaning = meaningOf(metricName);
   return (meaning === 'bad-up' && direction === 'up') || (meaning === 'bad-down' && direction === 'down');
 };
+
+/**
+ * A measure of how full a finite resource is, or of work piling up: storage, memory, connections,
+ * CPU, descriptors, a backlog. Such a measure that grows day over day runs out, however regularly it
+ * rises and falls within a day.
+ */
+const fullness = /disk|storage|volume|memory|heap|swap|connections|pool|cpu|utili[sz]ation|inode|file.?descriptors|free|available|backlog|visible|depth|pending|queue.?(size|length)|iterator.?age/i;
+
+export const isFullnessMeasure = (metricName: string): boolean => fullness.test(metricName);
+
+/** A count of events (throttles, errors, retries): CloudWatch publishes it only while events happen, so its silence reads zero. */
+const eventCount = /throttl|error|fault|fail|5xx|4xx|reject|block|denied|timeout|dead|retry|restart|oom|kill|evict|exception|crash|drop|events?$|count$/i;
+
+export const isEventCount = (metricName: string): boolean => eventCount.test(metricName);
