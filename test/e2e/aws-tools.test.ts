@@ -14,7 +14,7 @@ const scores = { replay: [] as number[], aws: [] as number[] };
 
 /**
  * The AWS tool code, its SDK calls answered from each bundled scenario's recorded environment in
- * the APIs' own response shapes: the same investigation as the replay tools, within 0.05 of their
+ * the APIs' own response shapes: the same investigation as the replay tools, within 0.02 of their
  * score, and nothing raw from the AWS-shaped results reaches the model.
  */
 describe('the AWS tools over every bundled scenario (SDK calls answered from the scenario)', () => {
@@ -37,9 +37,9 @@ describe('the AWS tools over every bundled scenario (SDK calls answered from the
     scores.replay.push(grade(scenario.truth, replay.investigation.finding!).score);
   });
 
-  it('scores within 0.05 of the replay tools', () => {
+  it('scores within 0.02 of the replay tools', () => {
     expect(scores.aws).toHaveLength(scenarios.length);
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-    expect(Math.abs(mean(scores.aws) - mean(scores.replay))).toBeLessThanOrEqual(0.05);
+    expect(Math.abs(mean(scores.aws) - mean(scores.replay))).toBeLessThanOrEqual(0.02);
   });
 });
