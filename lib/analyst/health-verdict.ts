@@ -5,7 +5,7 @@ import { escapeRegExp } from '../masking/regex-text.ts';
 import { announcedWindowAround, announcedWindowOf } from './announced-window.ts';
 import { probingOf } from './client-error-probes.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
-import { isEventCount, isFullnessMeasure, meaningOf } from './metric-semantics.ts';
+import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
 import { withSharedResourceUsers } from './service-map.ts';
@@ -263,16 +263,51 @@ const recurringExplanation = (series: readonly Series[], signal: Signal): Omit<E
 /** Alerts about failures: failing work is never a schedule's known cost, however often it recurs. */
 const failureAlert = /error|fault|fail|5xx|dead|dlq|timeout|crash|oom|kill|unhealthy/i;
 
+/** Words that say how an alarm compares, not what it watches. */
+const comparisonWords = new Set(['high', 'low', 'alarm', 'alert', 'rate', 'count', 'sum', 'avg', 'average', 'max', 'min', 'percent', 'too', 'over', 'under', 'above', 'below', 'breach', 'threshold']);
+/** The words of a name, singular and lowercase: "store-disk-used-high" and "DiskUsedPercent" share disk and used. */
+const wordsOf = (name: string): Set<string> =>
+  new Set(
+    name
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .map((word) => word.replace(/s$/, ''))
+      .filter((word) => word.length >= 3 && !comparisonWords.has(word)),
+  );
+
+/** The health measures at an alert's service: latency, throttles, saturation; not demand, nor a measure of unknown meaning. */
+const healthMeasuresAt = (series: readonly Series[], service: string): Series[] =>
+  series.filter((candidate) => candidate.service === service && (meaningOf(candidate.name) === 'bad-up' || meaningOf(candidate.name) === 'bad-down'));
+
 /**
- * An alert whose service's own health metric (latency, throttles, saturation; not its demand or a
- * measure of unknown meaning, which say nothing about health) rose the same way at the same time of day on an
- * earlier day: a schedule's load, paging again.
+ * The health measures an alert's name says it watches: those sharing a word with it beyond its
+ * service's name, or what they are about (a backlog, latency, storage...).
  */
-const recurringAlert = (series: readonly Series[], alert: Alert): Omit<Explanation, 'subject'> | undefined => {
+const watchedBy = (series: readonly Series[], alert: Alert): Series[] => {
+  if (!alert.service) return [];
+  const serviceWords = wordsOf(alert.service);
+  const alertWords = [...wordsOf(alert.name)].filter((word) => !serviceWords.has(word));
+  const alertClasses = measureClassesOf(alertWords.join(' '));
+  return healthMeasuresAt(series, alert.service).filter(
+    (candidate) => alertWords.some((word) => wordsOf(candidate.name).has(word)) || [...measureClassesOf(candidate.name)].some((label) => alertClasses.has(label)),
+  );
+};
+
+/**
+ * An alert whose service's own health measure recurs (recurrenceOf): a schedule's load, paging
+ * again. When the alert's name says which measure it watches, only that measure's recurrence
+ * explains it: a nightly CPU rise does not excuse a disk that fills. When it does not say, a
+ * recurring measure explains it only while no other measure at the service moves the bad way
+ * unexplained (`moving`). Failure alarms are never a schedule's known cost.
+ */
+const recurringAlert = (series: readonly Series[], alert: Alert, moving: readonly Signal[]): Omit<Explanation, 'subject'> | undefined => {
   if (!alert.service || alert.since === undefined || failureAlert.test(alert.name)) return undefined;
-  const own = series.filter((candidate) => candidate.service === alert.service && (meaningOf(candidate.name) === 'bad-up' || meaningOf(candidate.name) === 'bad-down'));
-  for (const name of new Set(own.map((candidate) => candidate.name))) {
-    const recurring = recurrenceOf(series, alert.service, name, alert.since - RECURRENCE_TOLERANCE_MS, own.find((candidate) => candidate.name === name)!.ref);
+  const watched = watchedBy(series, alert);
+  const candidates = watched.length > 0 ? watched : healthMeasuresAt(series, alert.service);
+  for (const name of new Set(candidates.map((candidate) => candidate.name))) {
+    if (watched.length === 0 && moving.some((signal) => !signal.text.startsWith(name))) continue;
+    const recurring = recurrenceOf(series, alert.service, name, alert.since - RECURRENCE_TOLERANCE_MS, candidates.find((candidate) => candidate.name === name)!.ref);
     if (recurring) return recurring;
   }
   return undefined;
@@ -318,13 +353,17 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
     const outlasted = announced?.window !== undefined && listedInAlarm && (windowOf(board)?.end ?? 0) > announced.window.end + EVALUATION_SLACK_MS;
     if (announced && !outlasted) return announced;
   }
-  const recurring = recurringAlert(board.series, alert);
+  const moving = signals.filter((signal) => signal.service === alert.service && (signal.kind === 'metric' || signal.kind === 'trend') && signal.ongoing && !benign.has(signal));
+  const recurring = recurringAlert(board.series, alert, moving);
   if (recurring) return recurring;
   const own = signals.filter((signal) => signal.service === alert.service && signal.kind !== 'alarm');
-  // The alert's service shows something, and all of it is explained as benign: the explanation covers the alert.
+  // The alert's service shows something, and all of it is explained as benign: the explanation covers the alert,
+  // provided that, when the alert's name says which measure it watches, that measure is among what is explained.
   const ownTrouble = own.filter((signal) => isFault(signal) && signal.ongoing);
   const explainedBy = ownTrouble.map((signal) => benign.get(signal));
-  if (ownTrouble.length > 0 && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
+  const watched = watchedBy(board.series, alert).map((candidate) => candidate.name);
+  const coversWatched = watched.length === 0 || ownTrouble.some((signal) => watched.some((name) => signal.text.startsWith(name)));
+  if (ownTrouble.length > 0 && coversWatched && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
   // A page, a report, or a fired alarm no listing shows stays open after what set it off has passed: a spike at its
   // service, from about when it began, that came back, with nothing failing there now, is its recovery. An alarm
   // listed in ALARM now says what it watches still breaches, so only its own OK transition shows it recovered,

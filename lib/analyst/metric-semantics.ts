@@ -34,3 +34,16 @@ export const isFullnessMeasure = (metricName: string): boolean => fullness.test(
 const eventCount = /throttl|error|fault|fail|5xx|4xx|reject|block|denied|timeout|dead|retry|restart|oom|kill|evict|exception|crash|drop|events?$|count$/i;
 
 export const isEventCount = (metricName: string): boolean => eventCount.test(metricName);
+
+/** What a measure is about, whatever its exact name: an alarm called "orders-backlog-high" watches a queue's visible messages. */
+const measureClasses: readonly [string, RegExp][] = [
+  ['backlog', /backlog|visible|depth|queue|message|iterator|oldest|(^|[^a-z])age([^a-z]|$)|lag/i],
+  ['latency', /latency|duration|response.?time|p9\d|slow/i],
+  ['cpu', /cpu|processor/i],
+  ['memory', /memory|mem\b|heap|swap|freeable/i],
+  ['storage', /disk|storage|volume|bytes.?used|inode/i],
+  ['connections', /connection|pool/i],
+  ['throttles', /throttl/i],
+];
+
+export const measureClassesOf = (name: string): Set<string> => new Set(measureClasses.filter(([, pattern]) => pattern.test(name)).map(([label]) => label));

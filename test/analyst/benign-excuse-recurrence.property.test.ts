@@ -137,6 +137,29 @@ describe('a recurring rise needs earlier days that rose and came back, no higher
     );
   });
 
+  it('another measure at the service that recurs genuinely does not excuse an alarm on a measure that grows day over day', () => {
+    const cpu = healthMeasures.find((candidate) => candidate.name === 'CPUUtilization')!;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...healthMeasures.filter((candidate) => candidate.bad === 'down' || /Disk|Volume|Memory|Connections|Messages/.test(candidate.name))),
+        shape.filter((evidence) => evidence.history === 'earlierDays'),
+        fc.double({ min: 0.06, max: 0.12, noNaN: true }),
+        (chosen, evidence, stepSize) => {
+          const riseAgo = evidence.alarmAgo + 10;
+          const oldest = evidence.earlierDays + 1;
+          const growing = (minute: number) => 0.05 + stepSize * (risesUpTo(minute, riseAgo, oldest) - 1 + Math.min(1, sinceDailyRise(minute, riseAgo) / 10));
+          const recurring = (minute: number) => 0.05 + (sinceDailyRise(minute, riseAgo) < 90 ? 0.6 : 0) + noise(minute, 0.01);
+          const board = boardOf(chosen, { ...evidence, windowMinutes: Math.max(evidence.windowMinutes, riseAgo + 60) }, growing);
+          const other = boardOf(cpu, { ...evidence, windowMinutes: Math.max(evidence.windowMinutes, riseAgo + 60) }, recurring);
+          recordResult(board, 'get_metrics', 'E6', { available: true, series: other.series.map(({ ref: _ref, ...item }) => item) });
+          const diagnosis = diagnose(board);
+          expect(diagnosis.draft.incident, diagnosis.draft.rootCause.summary).toBe(true);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it('a rise that came at the same time on at least two earlier days, as high, and went back down each time, with no errors, is no incident', () => {
     fc.assert(
       fc.property(
