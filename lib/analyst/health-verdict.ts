@@ -15,7 +15,28 @@ import { iso, isFault, neighboursOf, windowOf, type Signal } from './signals.ts'
  * A "no incident" verdict needs positive evidence. Every alert (an alarm in ALARM, an open page, a
  * reported symptom) must be explained by something benign, and every ongoing, substantial fault
  * must be set aside by a benign explanation; absence of detected anomalies alone is not evidence of
- * health, because the detectors can miss sparse data.
+ * health, because the detectors can miss sparse data. ERROR lines at an alerting service after it
+ * alerted keep the verdict an incident whatever explains the alert, unless they fall inside a window
+ * announced for the work or come from a retired resource.
+ *
+ * Each excuse, and the evidence it needs (an excuse that almost fits explains nothing):
+ * - alarm recovered: the alarm's own OK transition, after it went to ALARM, and nothing failing at its
+ *   service now;
+ * - retired resource: a change recorded at the resource whose retirement clause names it (or no other
+ *   resource), or a retirement tag on it;
+ * - announced work: an announcement about this service (recorded at or next to it, naming no services
+ *   only away from it); a stated UTC window must hold the onset (refusals and failures need one), and
+ *   an alarm still in ALARM after the window closed outlasted it; without a stated window, only load
+ *   measures, shortly after the announcement;
+ * - recurring rise: earlier days that rose at the same time, as high, came back and started where
+ *   today started (recurrenceOf); never failures, never a how-full measure creeping toward its limit,
+ *   and for an alarm only through the measure it watches;
+ * - draining backlog: the backlog fell steadily since its peak, is still at its lowest, and empties soon;
+ * - automated probing (client-error-probes.ts): most refused requests are scanners' or crawlers', while
+ *   other requests keep being served; never a 5xx;
+ * - brief spike recovered: for a page, a report or an unlisted alarm only, a spike at its service from
+ *   about its onset that came back, with nothing substantial failing now;
+ * - standing condition: in ALARM since a day before the evidence begins, nothing substantial new.
  */
 
 /** Words that announce load or work as planned: a load test, a maintenance window, a recurring job. */
