@@ -18,11 +18,13 @@ import { SAME_TIME_MS, type Signal } from './signals.ts';
  * refuses the caller's credential (HTTP 401) works; the caller's key does not. A
  * connection that never got through names where it was going, not why: when a resource on the way
  * (a NAT gateway, a firewall, a database's network) shows its own fault at that moment, that
- * resource is why, and the destination is only named.
+ * resource is why, and the destination is only named. A service whose own code fails (a TypeError,
+ * a null dereference) is not explained by lesser complaints about a callee (a slow call answered from
+ * a cache) that were there well before its failure began: it worked through them.
  */
 /** The sub-rules of the chain that can be set aside to see whether they decided a link. */
-type ChainRule = 'own-side-complaint' | 'fault-on-the-way' | 'own-fault-first';
-const chainRules: readonly ChainRule[] = ['own-side-complaint', 'fault-on-the-way', 'own-fault-first'];
+type ChainRule = 'own-side-complaint' | 'fault-on-the-way' | 'own-fault-first' | 'own-defect-first';
+const chainRules: readonly ChainRule[] = ['own-side-complaint', 'fault-on-the-way', 'own-fault-first', 'own-defect-first'];
 
 export interface TracedChain {
   links: string[];
@@ -45,13 +47,17 @@ export const blameChainTraced = (board: EvidenceBoard, current: readonly Signal[
     };
     const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && showsOwnFault(current, callee));
     const namesOwn = (callee: string) => namesOwnFault(board, current.filter((signal) => signal.service === callee), callee, onsetOf(node));
+    // A service failing on a defect of its own code (a TypeError, a null dereference) fails by itself.
+    const ownDefect = current.some((signal) => signal.service === node && signal.kind === 'errors' && signal.substantial && causesIn(signal.text).some((hit) => hit.label === 'code defect'));
     const nextLink = (without?: ChainRule): string | undefined =>
       callees
         .map((callee) => {
           const about = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node);
           const ownSide = (signal: Signal) => without !== 'own-side-complaint' && (ownPoolWait.test(signal.text) || ownCredentialRefused.test(signal.text));
           // Once the caller says the trouble is on its side, its lesser warnings about the callee (a fallback taken) are that trouble's echo.
-          const complaints = about.filter((signal) => !ownSide(signal) && (signal.substantial || !about.some(ownSide)));
+          // Lesser complaints about a callee that were there well before the caller's own code began to fail did not make it fail.
+          const olderThanOwnDefect = (signal: Signal) => without !== 'own-defect-first' && ownDefect && !signal.substantial && signal.at < onsetOf(node) - SAME_TIME_MS;
+          const complaints = about.filter((signal) => !ownSide(signal) && !olderThanOwnDefect(signal) && (signal.substantial || !about.some(ownSide)));
           const onTheWay = without !== 'fault-on-the-way' && faultOnTheWay;
           const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * (onTheWay && notGotThrough(signal) && !showsOwnFault(current, callee) ? 0.5 : 2), 0);
           const own = without !== 'own-fault-first' && namesOwn(callee);

@@ -1,6 +1,6 @@
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
-import { failureKindsIn } from './change-effects.ts';
+import { failureKindsIn, failureKindsOfChange } from './change-effects.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import type { Principle } from './principles.ts';
@@ -25,6 +25,8 @@ export interface CategoryInputs {
   rootOnset: number;
   /** The change found to start the trouble, if any. */
   change?: Change;
+  /** When the change was found because what it can break is what the errors complain about: the failure kinds they show (change-effects.ts). */
+  failuresExplained?: ReadonlySet<string>;
   /** The root was found as the writer of records its readers cannot read. */
   wroteBadData: boolean;
   /** The root was found by the load it put on a shared resource. */
@@ -39,6 +41,24 @@ const votedCategory = (rootSignals: readonly Signal[]): RootCauseCategory | unde
     for (const hit of causesIn(signal.text)) votes.set(hit.category, (votes.get(hit.category) ?? 0) + weight * (hit.category === 'config' ? 0.5 : 1));
   }
   return [...votes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+};
+
+/**
+ * A change whose kind names no category (an API call filed as "other": DeleteApiKey, UpdateAccessKey),
+ * found because what it can break is what the errors complain about, is the kind of cause that
+ * failure is: refused identities a permissions cause, a cut network path a network cause, a broken
+ * certificate a certificate cause. A change whose matching effects span several of these decides nothing.
+ */
+const effectCategories: readonly [RootCauseCategory, readonly string[]][] = [
+  ['permissions', ['credentials', 'access denied', 'disabled key']],
+  ['network', ['network']],
+  ['certificate', ['certificate']],
+];
+
+const categoryOfEffect = (change: Change, failuresExplained: ReadonlySet<string>): RootCauseCategory | undefined => {
+  const kinds = failureKindsOfChange(change);
+  const matching = effectCategories.filter(([, labels]) => labels.some((label) => kinds.has(label)) && labels.some((label) => failuresExplained.has(label)));
+  return matching.length === 1 ? matching[0]![0] : undefined;
 };
 
 type TracedCategory = { category: RootCauseCategory; principle: Principle };
@@ -66,6 +86,8 @@ export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
         ? { category: 'traffic', principle: 'overload-is-traffic' }
         : evidenceCategory(inputs, voted);
   const changeCategory = change ? categoryOfChange(change.kind) : undefined;
+  const effectCategory = change && inputs.failuresExplained && !changeCategory && !decisiveCategories.has(shown.category) ? categoryOfEffect(change, inputs.failuresExplained) : undefined;
+  if (effectCategory) return { category: effectCategory, principle: 'category-from-change-effect' };
   if (!changeCategory) return shown;
   // Where the evidence agrees with the change, the change alone decides it.
   return { category: changeCategory, principle: 'category-from-change' };

@@ -1,9 +1,9 @@
 import { correlateChanges } from '../analysis/change-correlation.ts';
 import { categoryOfChange } from './cause-signals.ts';
-import { changeExplains, failureKindsOfChange } from './change-effects.ts';
+import { changeExplains, failureKindsIn, failureKindsOfChange } from './change-effects.ts';
 import type { Change, ServiceNode } from './evidence-board.ts';
 import type { Principle } from './principles.ts';
-import { SAME_TIME_MS } from './signals.ts';
+import { SAME_TIME_MS, type Signal } from './signals.ts';
 
 /** How long before the trouble a change is still a suspect. */
 export const CHANGE_WINDOW_MS = 2 * 60 * 60_000;
@@ -19,7 +19,9 @@ export interface ChangeExplanation {
   weight: number;
   /** Which principle connects the change to the failure. */
   because: 'own-change' | 'caller-change' | 'change-effect-matches';
-  /** The principle it was found by. */
+  /** Dated by the first sign of the failure it can produce, later than the coarser onset of the root. */
+  datedByItsFailure?: boolean;
+  /** The principle it was found by, and the one that dated it when the failure it can produce dated it. */
   principles: Principle[];
 }
 
@@ -40,10 +42,27 @@ export interface ChangeContext {
   /** The categories (cause-signals) and failure kinds (change-effects) the failing services' evidence shows. */
   evidenceCategories: ReadonlySet<string>;
   evidenceKinds: ReadonlySet<string>;
+  /** The failing services' signals the failure kinds were read from, each dated. */
+  evidence: readonly Signal[];
   /** Whether the root is throttled or refused without a surge of its own: starved of a shared capacity, which its own release does not explain. */
   rootStarved: boolean;
 }
 
+
+/** Signals that say in words what failed; a metric point only says that something did, somewhere in its period. */
+const worded = new Set<Signal['kind']>(['errors', 'mentioned', 'trace']);
+
+/**
+ * When the failure a change can produce first shows: the earliest error line or trace whose own
+ * words complain of what the change can break (a timeout after a security-group change,
+ * InvalidAccessKeyId after a key was deactivated). A root's onset is often dated by a metric point
+ * that stands for a whole period, or by symptoms that began before; the failure the change can
+ * cause began no earlier than its own first sign, and a change before that sign may have caused it.
+ */
+const firstSignOfEffect = (change: Change, evidence: readonly Signal[]): number | undefined => {
+  const times = evidence.filter((signal) => worded.has(signal.kind) && changeExplains(change, failureKindsIn([signal]))).map((signal) => signal.at);
+  return times.length > 0 ? Math.min(...times) : undefined;
+};
 
 /** A change that could break something: any kind with a cause category, or a setting whose effects are known. */
 const couldBreak = (change: Change): boolean => categoryOfChange(change.kind) !== undefined || failureKindsOfChange(change).size > 0;
@@ -74,30 +93,48 @@ export const suspectChangeFor = (changes: readonly Change[], services: ReadonlyS
  *   resource the service map does not connect (a secret, a key, a record has no metrics and no
  *   edges of its own).
  * A deploy elsewhere explains nothing unless the evidence connects it to the failing path, and a
- * root starved of a capacity it shares is not explained by its own release.
+ * root starved of a capacity it shares is not explained by its own release. A change of the kind
+ * the errors complain about that came after the root's coarser onset is measured against the first
+ * error that complains of it, and explains the trouble only by that match.
  */
 export const explainingChange = (context: ChangeContext): ChangeExplanation | undefined => {
-  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, rootStarved } = context;
+  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, evidence, rootStarved } = context;
   const mapped = new Set(services.flatMap((node) => [node.name, ...node.dependsOn]));
   // A resource the map does not connect to anything: the map cannot say who uses it, the change can.
-  const unconnected = [...new Set(changes.map((change) => change.service))].filter((name) => !mapped.has(name) || isolated(services, name));
+  // A credential, key or rule (kind "other", calling nothing) is mapped to whoever manages it, seldom to all who use it.
+  const unconnected = [...new Set(changes.map((change) => change.service))].filter((name) => !mapped.has(name) || isolated(services, name) || passive(services, name));
   const explanations = [...new Set([...chain, ...usedOnPath, ...failing, ...unconnected])].flatMap((link): Candidate[] => {
-    const change = suspectChangeFor(changes, new Set([link]), rootOnset);
+    const dated = suspectChangeFor(changes, new Set([link]), rootOnset);
+    // A change of the link that came after the root's onset but before the first sign of the failure it can produce.
+    const matching = changes.filter((change) => change.service === link && change.at > rootOnset && changeExplains(change, evidenceKinds));
+    const laterSign = matching.flatMap((change) => {
+      const sign = firstSignOfEffect(change, evidence);
+      return sign !== undefined && sign > rootOnset && change === suspectChangeFor(matching, new Set([link]), sign) ? [{ change, sign }] : [];
+    })[0];
+    const change = dated && (!laterSign || changeExplains(dated, evidenceKinds)) ? dated : laterSign?.change;
     if (!change) return [];
-    const lead = rootOnset - change.at;
+    const datedByItsFailure = change === laterSign?.change && change !== dated;
+    const onset = datedByItsFailure ? laterSign!.sign : rootOnset;
+    const lead = onset - change.at;
     const closeness = 1 - Math.max(lead, 0) / CHANGE_WINDOW_MS;
     const category = categoryOfChange(change.kind);
     const onPath = chain.includes(link) || usedOnPath.includes(link);
     // Off the path, only what the change can break connects it: its kind alone is too weak a tie.
     const effectMatches = changeExplains(change, evidenceKinds) || (onPath && category !== undefined && evidenceCategories.has(category));
-    if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'change-effect-matches' }];
-    if (!onPath || category === undefined || rootStarved) return [];
+    if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'change-effect-matches', datedByItsFailure }];
+    if (datedByItsFailure || !onPath || category === undefined || rootStarved) return [];
     if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own-change' }];
     if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS) return [{ link, change, weight: closeness, because: 'caller-change' }];
     return [];
   });
   const best = explanations.sort((a, b) => b.weight - a.weight)[0];
-  return best ? { ...best, principles: [best.because] } : undefined;
+  return best ? { ...best, principles: [best.because, ...(best.datedByItsFailure ? (['failure-dated-by-its-kind'] as const) : [])] } : undefined;
+};
+
+/** A resource without telemetry of its own that calls nothing: a key, a secret, a rule. */
+const passive = (services: readonly ServiceNode[], name: string): boolean => {
+  const node = services.find((candidate) => candidate.name === name);
+  return node?.kind === 'other' && node.dependsOn.length === 0;
 };
 
 const isolated = (services: readonly ServiceNode[], name: string): boolean =>

@@ -142,6 +142,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
 
   // What the failure is: the faults, and any metric that turned substantially, whatever its reading (requests blocked, messages filtered out).
   const turned = signals.filter((signal) => signal.ongoing && signal.substantial && (signal.kind === 'metric' || signal.kind === 'demand'));
+  const evidenceKinds = failureKindsIn([...current, ...turned]);
   const explain = (rootOnset: number) =>
     explainingChange({
       services,
@@ -153,7 +154,8 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
       usedOnPath: [...new Set([...chain, ...anomalies.map((anomaly) => anomaly.service)].flatMap((link) => [...calleesOf(services, link)]))].filter((name) => !chain.includes(name)),
       failing: [...new Set([...anomalies.map((anomaly) => anomaly.service), ...turned.map((signal) => signal.service)])],
       evidenceCategories: new Set(current.filter((signal) => chain.includes(signal.service)).flatMap((signal) => causesIn(signal.text).map((hit) => hit.category))),
-      evidenceKinds: failureKindsIn([...current, ...turned]),
+      evidenceKinds,
+      evidence: [...current, ...turned],
       rootStarved: isStarved(signals.filter((signal) => signal.service === root)),
     });
   // A root with no evidence of its own (a capacity behind a refused service) is dated by the trouble it is blamed for.
@@ -224,7 +226,18 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   if (minedAtRoot.length === 0 && rootSignals.length > 0) applied.push('sparse-root-errors');
   const changeCategory = suspectChange ? categoryOfChange(suspectChange.kind) : undefined;
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
-  const category = categoryTraced({ board, root, rootSignals, symptom, rootOnset, change: suspectChange, wroteBadData: writer !== undefined, overloads: overload });
+  const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
+  const category = categoryTraced({
+    board,
+    root,
+    rootSignals,
+    symptom,
+    rootOnset,
+    change: suspectChange,
+    ...(foundByEffect ? { failuresExplained: evidenceKinds } : {}),
+    wroteBadData: writer !== undefined,
+    overloads: overload,
+  });
   const mechanism = mechanismOf(root, rootSignals, suspectChange, changeCategory);
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];

@@ -21,11 +21,13 @@ export const principles = {
   'follow-failure-down-calls': 'the fault starts at the dependency whose failure explains its caller’s, followed down the calls',
   'own-side-complaint': 'a caller that says the trouble is on its own side does not point at the callee',
   'fault-on-the-way': 'a connection that never got through blames the resource on the way that shows a fault of its own',
+  'own-defect-first': 'a service failing on a defect of its own code is not explained by lesser complaints about a callee that were there before it failed',
   'own-fault-first': 'a dependency whose own evidence names a fault of its own is the next link before one that is only named',
   'capacity-behind-starved': 'a service refused for want of capacity, without a surge of its own, shows the shared capacity behind it',
   'own-change': 'a change at the failing resource just before its trouble started it',
   'caller-change': 'a caller’s change right before both broke together explains the dependency',
   'change-effect-matches': 'a change whose possible effect is what the errors complain about explains them, wherever it was made',
+  'failure-dated-by-its-kind': 'a change is measured against the first sign of the failure it can produce, not against a coarser reading that dated the trouble before it',
   'carrier-shows-handler-fault': 'a resource that only passes work along, with no fault of its own, shows the fault of the code that handles its work',
   'handler-names-source': 'a handler whose failures name where its work came from points to that source',
   'replica-replays-source': 'a lagging replica replays what its source is sent: the load is on the source',
@@ -38,6 +40,7 @@ export const principles = {
 
   // What kind of cause it is.
   'category-from-change': 'the change that started the trouble gives the category, unless the evidence names a mechanism it cannot be',
+  'category-from-change-effect': 'a change whose kind names no category is the kind of cause it can only be: what it can break',
   'capacity-cut': 'a capacity setting lowered just before the trouble is the cause (config): restore the capacity, then revert the setting',
   'overload-is-traffic': 'a client whose load swamps a shared resource is a traffic cause',
   'provider-is-external': 'a third party’s failure is external unless its evidence names a mechanism that decides the category',

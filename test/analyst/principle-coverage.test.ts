@@ -109,6 +109,11 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'mechanism-infrastructure',
   'provider-failing-calls',
   'redelivered-messages',
+  // Added for the blind writer's scenarios; so far each shapes one family only: a security group and
+  // an access key (both modelled as other), API keys and an access key (other), a Lambda's own TypeError.
+  'failure-dated-by-its-kind',
+  'category-from-change-effect',
+  'own-defect-first',
 ]);
 
 const { scenarios } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);
