@@ -17,6 +17,11 @@ import type { Signal } from './signals.ts';
 /** Categories whose evidence names the mechanism outright, whoever shows it. */
 const decisiveCategories = new Set<RootCauseCategory>(['certificate', 'permissions', 'resource-exhaustion']);
 
+/** A measure of how full a finite resource is (storage, memory, connections, CPU): an alarm or a rise on it is exhaustion. */
+const saturationMeasure = /disk|storage|volume|memory|heap|swap|connections|pool|cpu|utili[sz]ation|inode|file.?descriptors/i;
+const risingOrAlarmed = (signal: Signal): boolean =>
+  signal.kind === 'alarm' || ((signal.kind === 'metric' || signal.kind === 'trend') && /rising|went up|falling steadily/.test(signal.description));
+
 export interface CategoryInputs {
   board: EvidenceBoard;
   root: string;
@@ -70,6 +75,8 @@ const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs,
   // A refusal an error names only by its HTTP status (401, 403) is still a refused identity.
   const refused = failureKindsIn(rootSignals.filter((signal) => signal.substantial));
   if (refused.has('credentials') || refused.has('access denied')) return { category: 'permissions', principle: 'refusal-is-permissions' };
+  if (rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial)) return { category: 'traffic', principle: 'demand-surge-is-traffic' };
+  if (rootSignals.some((signal) => risingOrAlarmed(signal) && saturationMeasure.test(signal.text))) return { category: 'resource-exhaustion', principle: 'saturation-is-exhaustion' };
   // A root that is not where the symptom shows fails its callers; with nothing more, that is all the evidence says.
   return { category: root !== symptom ? 'dependency' : 'none', principle: 'dependency-or-undetermined' };
 };
@@ -89,6 +96,8 @@ export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
   const effectCategory = change && inputs.failuresExplained && !changeCategory && !decisiveCategories.has(shown.category) ? categoryOfEffect(change, inputs.failuresExplained) : undefined;
   if (effectCategory) return { category: effectCategory, principle: 'category-from-change-effect' };
   if (!changeCategory) return shown;
+  // A change explains the trouble unless the evidence names a mechanism the change cannot be (an expired certificate).
+  if (shown.category === 'certificate' && changeCategory !== 'certificate') return { category: 'certificate', principle: 'certificate-over-change' };
   // Where the evidence agrees with the change, the change alone decides it.
   return { category: changeCategory, principle: 'category-from-change' };
 };

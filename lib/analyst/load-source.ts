@@ -132,7 +132,10 @@ export const clientToBlame = (
     const isLoad = (signal: Signal) => signal.kind === 'demand' || (!calls(signal.service) && signal.kind === 'metric');
     return { service: early[0].client, change: suspectChangeFor(board.changes, new Set([early[0].client]), resourceOnset), overload: own.every(isLoad), principle: 'early-client-is-load' };
   }
-  return undefined;
+  // A change explains the resource's trouble only at a client that shows something on it.
+  const active = clients.filter((client) => signals.some((signal) => signal.service === client && signal.ongoing && signal.kind !== 'alarm'));
+  const change = suspectChangeFor(board.changes, new Set(active), resourceOnset);
+  return change && resourceOnset - change.at <= CLOSE_CHANGE_MS ? { service: change.service, change, principle: 'client-change-at-shared-resource' } : undefined;
 };
 
 /** A statement's verb and table: what a database's account of its load and a client's own log both name. */

@@ -30,13 +30,19 @@ const mechanismPrinciples: Readonly<Record<string, Principle>> = {
   memory: 'mechanism-memory',
   connections: 'mechanism-connections',
   disk: 'mechanism-disk',
+  threads: 'mechanism-threads',
+  'replication lag': 'mechanism-replication-lag',
+  'table scan': 'mechanism-table-scan',
   throttling: 'mechanism-throttling',
   certificate: 'mechanism-certificate',
+  'disabled key': 'mechanism-disabled-key',
+  credentials: 'mechanism-credentials',
   'access denied': 'mechanism-access-denied',
   network: 'mechanism-network',
   'bad data': 'mechanism-bad-data',
   'code defect': 'mechanism-code-defect',
   'AWS infrastructure': 'mechanism-infrastructure',
+  configuration: 'mechanism-configuration',
 };
 
 const rises = (signals: readonly Signal[], pattern: RegExp): boolean =>
@@ -52,6 +58,7 @@ export const labelsAt = (rootSignals: readonly Signal[]): string[] => {
   return [...votes.entries()].sort((a, b) => b[1] - a[1]).map(([label]) => label);
 };
 
+const rotation = /rotat|new (secret|password|key) version|PutSecretValue|UpdateSecret/i;
 const revocation = /revoke|remov|delet|deny|replac/i;
 
 const phrase = (label: string, root: string, signals: readonly Signal[], text: string, change: Change | undefined): string => {
@@ -67,6 +74,12 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
         : `The connection limit at ${root} is reached, so new connections are refused.`;
     case 'disk':
       return `A storage volume at ${root} is filling: free space keeps falling toward zero.`;
+    case 'threads':
+      return `${root} runs out of threads or file descriptors.`;
+    case 'replication lag':
+      return `Replication lag at ${root}: the replica cannot keep up with the write load it is sent.`;
+    case 'table scan':
+      return `A query at ${root} scans far more rows than it returns (a missing index), saturating the database.`;
     case 'throttling': {
       const lowered = change ? loweredBy(change.summary) : undefined;
       if (lowered) return `A lowered limit: ${root}'s limit went from ${lowered.from} to ${lowered.to}, so requests above it are throttled (refused with 429 or a throttling error).`;
@@ -76,6 +89,12 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
     }
     case 'certificate':
       return /expir|lapsed|not ?after/i.test(text) ? `An expired TLS certificate at ${root} makes handshakes fail.` : `TLS handshakes with ${root} fail on its certificate.`;
+    case 'disabled key':
+      return `A KMS key that ${root} needs is disabled, so encrypt and decrypt calls fail.`;
+    case 'credentials':
+      return rotation.test(`${text} ${changed}`)
+        ? `${root} authenticates with a secret that was rotated: the credentials it presents are no longer valid.`
+        : `${root} authenticates with credentials that are no longer valid.`;
     case 'access denied':
       return change?.kind === 'iam' || /policy/i.test(changed)
         ? `Calls by ${root} are denied: a permission change removed an action it needs.`
@@ -94,6 +113,8 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
         : `${root}'s code fails on values it does not expect (${/NullPointer|null|undefined/i.test(text) ? 'a null dereference' : 'a type error'}).`;
     case 'AWS infrastructure':
       return `The AWS infrastructure under ${root} is impaired.`;
+    case 'configuration':
+      return `A configuration of ${root} is wrong.`;
     default:
       return '';
   }

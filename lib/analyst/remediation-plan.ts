@@ -94,6 +94,7 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyResta
     case 'config':
       return plan('remedy-undo-change', [step('revert-config', root, `Revert the configuration change on ${root}${undo}.`)]);
     case 'permissions':
+      if (mechanism === 'credentials' && !change) return plan('remedy-restart-for-credentials', [step('restart', root, `Restart ${root} so it reads the current secret.`)]);
       return plan('remedy-undo-change', [step('revert-config', root, `Revert the permission change on ${root}${undo}.`)]);
     case 'certificate':
       return plan('remedy-renew-certificate', [step('renew-certificate', root, `Renew or replace the expired certificate of ${root}.`)]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryOf } from '../../lib/analyst/cause-category.ts';
+import { categoryOf, categoryTraced } from '../../lib/analyst/cause-category.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import type { Signal } from '../../lib/analyst/signals.ts';
 import { at, boardFrom, series } from './board-builder.ts';
@@ -23,6 +23,30 @@ const signal = (overrides: Partial<Signal>): Signal => ({
 describe('the category follows from the mechanism the evidence shows', () => {
   const board = boardFrom({ services: [{ name: 'api', kind: 'ecs' }] });
   const base = { board, root: 'api', symptom: 'api', rootOnset: Date.parse(START), wroteBadData: false, overloads: false };
+
+  it('a rise on a measure of how full a resource is names exhaustion, whatever else the root shows', () => {
+    const rising = signal({ kind: 'trend', text: 'CPUUtilization', description: 'CPUUtilization at api rising steadily from 40 to 97' });
+    expect(categoryOf({ ...base, rootSignals: [rising] })).toBe('resource-exhaustion');
+    const alarmed = signal({ kind: 'alarm', text: 'api-memory-high', description: 'alarm api-memory-high is in ALARM' });
+    expect(categoryOf({ ...base, rootSignals: [alarmed] })).toBe('resource-exhaustion');
+    // A rise on a measure that is not how full anything is says nothing about exhaustion.
+    const latency = signal({ kind: 'trend', text: 'Latency', description: 'Latency at api rising steadily from 40 to 97' });
+    expect(categoryOf({ ...base, rootSignals: [latency] })).toBe('none');
+  });
+
+  it('a surge of demand at the root, with nothing else named, is a traffic cause', () => {
+    const surge = signal({ kind: 'demand', text: 'RequestCount', description: 'RequestCount at api went up from 200 to 2400' });
+    expect(categoryTraced({ ...base, rootSignals: [surge] })).toEqual({ category: 'traffic', principle: 'demand-surge-is-traffic' });
+    expect(categoryOf({ ...base, rootSignals: [{ ...surge, substantial: false }] })).toBe('none');
+  });
+
+  it('a failing certificate is a certificate cause even after a change of another kind; with no certificate in the evidence the change decides', () => {
+    const deploy = { ref: 'E3', service: 'api', timestamp: START, at: Date.parse(START), kind: 'deploy', summary: 'v42 rolled out' };
+    const expired = signal({ text: 'x509: certificate has expired or is not yet valid', description: 'x509 errors at api' });
+    expect(categoryTraced({ ...base, change: deploy, rootSignals: [expired] })).toEqual({ category: 'certificate', principle: 'certificate-over-change' });
+    const plain = signal({ text: 'request 42 failed', description: '"request 42 failed" at api' });
+    expect(categoryTraced({ ...base, change: deploy, rootSignals: [plain] })).toEqual({ category: 'deploy', principle: 'category-from-change' });
+  });
 
   it('errors that name no mechanism, at the service that shows the symptom, leave the cause undetermined: no guessed infrastructure fault', () => {
     const plain = signal({ text: 'request 42 failed', description: '"request 42 failed" at api' });

@@ -44,6 +44,31 @@ describe('the summary names the mechanism in plain words', () => {
     expect(diagnosis.draft.rootCause.summary).toMatch(/A lowered limit: edge-api's limit went from 1000 to 100/);
   });
 
+  it('a refused password after a rotation is a rotated secret; without one the summary does not claim it', () => {
+    const rotated = diagnose(
+      boardFrom({
+        services: [{ name: 'billing', kind: 'ecs' }],
+        logs: failing('billing', 'FATAL: password authentication failed for user "billing" after secret rotation'),
+      }),
+    );
+    expect(rotated.draft.rootCause.summary).toMatch(/secret that was rotated/);
+    expect(rotated.principles).toContain('mechanism-credentials');
+    const plain = diagnose(boardFrom({ services: [{ name: 'billing', kind: 'ecs' }], logs: failing('billing', 'FATAL: password authentication failed for user "billing"') }));
+    expect(plain.draft.rootCause.summary).not.toMatch(/rotat/);
+  });
+
+  it.each([
+    ['threads', 'accept failed: EMFILE: too many open files', /runs out of threads or file descriptors/, 'mechanism-threads'],
+    ['replication lag', 'ReplicaLag 340 seconds behind source', /replica cannot keep up/, 'mechanism-replication-lag'],
+    ['table scan', 'slow query: full table scan on orders, rows examined 4200000', /scans far more rows than it returns/, 'mechanism-table-scan'],
+    ['disabled key', 'KMSInvalidStateException: arn:aws:kms:eu-west-1:1:key/abc is disabled', /KMS key that worker needs is disabled/, 'mechanism-disabled-key'],
+    ['configuration', 'misconfigured: missing environment variable QUEUE_URL', /A configuration of worker is wrong/, 'mechanism-configuration'],
+  ])('errors naming %s are worded as that mechanism', (_, message, words, principle) => {
+    const diagnosis = diagnose(boardFrom({ services: [{ name: 'worker', kind: 'ecs' }], logs: failing('worker', message) }));
+    expect(diagnosis.draft.rootCause.summary).toMatch(words);
+    expect(diagnosis.principles).toContain(principle);
+  });
+
   it('a key rotated by another user of a shared secret just before the refusals is named a rotated secret', () => {
     const evidence = {
       services: [{ name: 'eta', kind: 'ecs', dependsOn: ['maps-key'] }, { name: 'maps-key', kind: 'other' }, { name: 'key-rotator', kind: 'lambda', dependsOn: ['maps-key'] }],

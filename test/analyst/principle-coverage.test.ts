@@ -114,6 +114,18 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'failure-dated-by-its-kind',
   'category-from-change-effect',
   'own-defect-first',
+  // General knowledge no tuning scenario exercises yet: kept because removing it cost accuracy on unseen incidents; it still owes two families.
+  'client-change-at-shared-resource',
+  'certificate-over-change',
+  'demand-surge-is-traffic',
+  'saturation-is-exhaustion',
+  'mechanism-threads',
+  'mechanism-replication-lag',
+  'mechanism-table-scan',
+  'mechanism-disabled-key',
+  'mechanism-credentials',
+  'mechanism-configuration',
+  'remedy-restart-for-credentials',
 ]);
 
 const { scenarios } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);

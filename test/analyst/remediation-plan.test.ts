@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { remediationFor, withRunbookStep } from '../../lib/analyst/remediation-plan.ts';
+import { remediationFor, remediationTraced, withRunbookStep } from '../../lib/analyst/remediation-plan.ts';
 
 const actions = (steps: { action: string; target: string }[]) => steps.map((step) => `${step.action} ${step.target}`);
 
@@ -28,6 +28,15 @@ describe('remediation plan', () => {
     const base = { category: 'external' as const, root: 'sms-a', mechanism: 'throttling', callerOfRoot: 'sender', alreadyRestarting: false };
     expect(actions(remediationFor({ ...base, alternativeProvider: true }))).toEqual(['failover sender', 'escalate sms-a']);
     expect(actions(remediationFor({ ...base, alternativeProvider: false }))).toEqual(['limit-traffic sender', 'escalate sms-a']);
+  });
+
+  it('refused credentials with no change to undo are fixed by a restart that reads the current secret; with a change, the change is reverted', () => {
+    expect(remediationTraced({ category: 'permissions', root: 'billing', mechanism: 'credentials', alreadyRestarting: false })).toEqual({
+      steps: [expect.objectContaining({ action: 'restart', target: 'billing' })],
+      principles: ['remedy-restart-for-credentials'],
+    });
+    const rotation = { ref: 'E3', service: 'billing', timestamp: '2026-05-01T10:00:00Z', at: 0, kind: 'iam', summary: 'RotateSecret prod/billing' };
+    expect(actions(remediationFor({ category: 'permissions', root: 'billing', mechanism: 'credentials', alreadyRestarting: false, change: rotation }))).toEqual(['revert-config billing']);
   });
 
   it('a runbook restart adds nothing after a rollback', () => {

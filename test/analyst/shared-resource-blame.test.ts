@@ -46,4 +46,23 @@ describe('who is to blame for a saturated shared resource', () => {
     expect(diagnosis.draft.rootCause.category).toBe('resource-exhaustion');
     expect(diagnosis.draft.rootCause.summary).toMatch(/connections/);
   });
+  it("a change at a client active on the resource, just before the resource's trouble, explains it when no client's own trouble came first", () => {
+    const evidence = (changes: { service: string; timestamp: string; kind: string; summary: string }[]) =>
+      diagnose(
+        boardFrom({
+          brief: 'CloudWatch alarm "db-connections" is in ALARM',
+          services: [{ name: 'reports', kind: 'ecs', dependsOn: ['db'] }, { name: 'web', kind: 'ecs', dependsOn: ['db'] }, { name: 'db', kind: 'rds' }],
+          alarms: [{ name: 'db-connections', service: 'db', state: 'ALARM', since: at(START, 100) }],
+          changes,
+          metrics: [{ service: 'db', name: 'DatabaseConnections', points: series(START, 120, step(95, 100, 1000)) }],
+          logs: ['reports', 'web'].flatMap((service) => Array.from({ length: 5 }, (_, index) => ({ service, timestamp: at(START, 100 + index * 3), level: 'ERROR', message: 'too many connections' }))),
+        }),
+      );
+    const changed = evidence([{ service: 'reports', timestamp: at(START, 80), kind: 'deploy', summary: 'reports v3.2 rolled out' }]);
+    expect(changed.draft.rootCause.service).toBe('reports');
+    expect(changed.principles).toContain('client-change-at-shared-resource');
+    const unchanged = evidence([]);
+    expect(unchanged.draft.rootCause.service).not.toBe('reports');
+    expect(unchanged.principles).not.toContain('client-change-at-shared-resource');
+  });
 });
