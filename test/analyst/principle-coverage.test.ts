@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OfflineAnalyst } from '../../lib/analyst/offline-analyst.ts';
 import { principleNames, type Principle } from '../../lib/analyst/principles.ts';
 import type { Finding } from '../../lib/domain/finding.ts';
@@ -132,8 +132,14 @@ const { scenarios } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);
 const shapedBy = new Map<Principle, { id: string; family: Family }[]>(principleNames.map((name) => [name, []]));
 
 describe('every principle shapes scenarios of two families', () => {
+  // One table for the whole pass: investigation ids never collide, and a table per scenario would
+  // add a hundred tables to the DynamoDB Local that every other test file shares.
+  let store: Awaited<ReturnType<typeof freshStore>>['store'];
+  beforeAll(async () => {
+    ({ store } = await freshStore());
+  });
+
   it.each(scenarios.map((scenario) => [scenario.id, scenario] as const))('%s', async (_, scenario) => {
-    const { store } = await freshStore();
     const run = await investigateScenario({ store, notifier: new RecordingNotifier() }, scenario, new OfflineAnalyst());
     const finding = run.investigation.finding!;
     const applied = principlesInTranscript(await store.events(run.investigationId));
