@@ -72,9 +72,6 @@ export const blameChainTraced = (board: EvidenceBoard, current: readonly Signal[
   }
 };
 
-export const blameChain = (board: EvidenceBoard, current: readonly Signal[], start: string, onsetOf: (service: string) => number, visited: readonly string[] = []): string[] =>
-  blameChainTraced(board, current, start, onsetOf, visited).links;
-
 /** Waiting for a connection from one's own pool: the lease, not the call, timed out. */
 const ownPoolWait = /connection request to pool|(lease|leasing|acquire|acquiring|checkout|obtain)\w*.{0,40}(connection|from (the )?pool)|pool (lease|exhausted|timeout)|pool lease/i;
 

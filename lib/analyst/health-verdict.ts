@@ -1,7 +1,6 @@
 import { severityOf } from '../analysis/log-templates.ts';
 import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
-import { escapeRegExp } from '../masking/regex-text.ts';
 import { announcedWindowAround, announcedWindowOf } from './announced-window.ts';
 import { probingOf } from './client-error-probes.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
@@ -9,7 +8,7 @@ import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf } from './
 import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
 import { withSharedResourceUsers } from './service-map.ts';
-import { iso, isFault, neighboursOf, windowOf, type Signal } from './signals.ts';
+import { iso, isFault, namesService, neighboursOf, windowOf, type Signal } from './signals.ts';
 
 /**
  * A "no incident" verdict needs positive evidence. Every alert (an alarm in ALARM, an open page, a
@@ -86,8 +85,6 @@ export interface HealthVerdict {
 
 const round = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value.toPrecision(3)).toString());
 
-/** Whether `text` names `service` as a whole name ("api" is not named by "search-api"). */
-const namesService = (text: string, service: string): boolean => new RegExp(`(^|[^a-z0-9-])${escapeRegExp(service)}([^a-z0-9-]|$)`, 'i').test(text);
 /** Names of resources in a text: hyphenated or numbered identifiers (legacy-search, reports-v1, db_2). */
 const resourceNames = /[a-z0-9]+(?:[-_][a-z0-9]+)+/gi;
 

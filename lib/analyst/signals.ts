@@ -39,6 +39,9 @@ export const windowOf = (board: EvidenceBoard): Window | undefined => {
   return { start: Math.min(...times), end: Math.max(...times) };
 };
 
+/** Whether `text` names `service` as a whole name ("api" is not named by "search-api"). */
+export const namesService = (text: string, service: string): boolean => new RegExp(`(^|[^a-z0-9-])${escapeRegExp(service)}([^a-z0-9-]|$)`, 'i').test(text);
+
 /** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
 export const SAME_TIME_MS = 2 * 60_000;
 
@@ -321,7 +324,7 @@ const blamedDependencies = (services: readonly ServiceNode[], caller: string, te
   if (ownIdentityRejected.test(text)) return [];
   const callees = services.length > 0 ? calleesOf(services, caller) : new Set<string>();
   const names = (candidates: Iterable<string>) =>
-    [...candidates].filter((name) => name !== caller && new RegExp(`(^|[^a-z0-9-])${escapeRegExp(name)}([^a-z0-9-]|$)`, 'i').test(text));
+    [...candidates].filter((name) => name !== caller && namesService(text, name));
   const named = names(callees);
   if (named.length > 0) return named;
   // Work that reaches a service through a queue, topic or bucket names where it came from.
