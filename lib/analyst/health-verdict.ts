@@ -275,7 +275,8 @@ const recurrenceOf = (series: readonly Series[], service: string, name: string, 
 
 const recurringExplanation = (series: readonly Series[], signal: Signal): Omit<Explanation, 'subject'> | undefined => {
   const own = series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && signal.text.startsWith(candidate.name));
-  return own ? recurrenceOf(series, signal.service, own.name, signal.at, own.ref) : undefined;
+  // An onset is dated where the rise shows clearly, which can be a period into it: today's rise is measured, as an alarm's is, from a little before.
+  return own ? recurrenceOf(series, signal.service, own.name, signal.at - RECURRENCE_TOLERANCE_MS, own.ref) : undefined;
 };
 
 /** Alerts about failures: failing work is never a schedule's known cost, however often it recurs. */

@@ -3,7 +3,7 @@ import { fitTrend, hoursToLimit } from '../analysis/trend.ts';
 import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
-import { isBadShift, meaningOf } from './metric-semantics.ts';
+import { isBadShift, isEventCount, meaningOf } from './metric-semantics.ts';
 import { quoteMessage } from './quote.ts';
 
 /** One thing that went wrong (or moved) at one service, with the evidence ref that shows it. */
@@ -154,9 +154,40 @@ const steadyDrift = (series: EvidenceBoard['series'][number], points: { t: numbe
   };
 };
 
-const metricSignals = (board: EvidenceBoard): Signal[] =>
-  board.series.flatMap((series): Signal[] => {
-    const points = series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+/** How many silent periods before an event count's first point read as zeros: enough for a baseline. */
+const SILENCE_AS_BASELINE = 12;
+/** A finer series than this is left as published: filling it would cost more than it tells. */
+const MAX_FILLED_PERIODS = 10_000;
+
+/**
+ * An event count (errors, throttles, target errors) that CloudWatch publishes only while events
+ * happen reads zero where it is silent within the span the metrics cover: before its first point
+ * (a few periods, enough for a baseline), in its gaps and after its last point. Without that,
+ * errors that begin from nothing have no baseline to rise from, and errors that stopped look ongoing.
+ */
+const withSilenceAsZero = (series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[], span: Window): { t: number; v: number }[] => {
+  // The points' own spacing: a long window comes back thinned, wider apart than the period.
+  const spacing = points.length >= 3 ? medianOf(points.slice(1).map((point, index) => point.t - points[index]!.t)) : (series.periodSeconds ?? 0) * 1000;
+  // A series that reports zeros is published whether events happen or not: its silence is missing data.
+  const publishedOnlyOnEvents = isEventCount(series.name) && points.length > 0 && points.every((point) => point.v > 0);
+  if (!publishedOnlyOnEvents || spacing <= 0 || (span.end - span.start) / spacing > MAX_FILLED_PERIODS) return [...points];
+  /** Zeros at `count` steps after `from`. */
+  const silence = (from: number, count: number): { t: number; v: number }[] => Array.from({ length: Math.max(0, count) }, (_, index) => ({ t: from + (index + 1) * spacing, v: 0 }));
+  const stepsBetween = (from: number, to: number) => Math.ceil((to - from) / spacing) - 1;
+  const first = points[0]!.t;
+  const leading = Math.min(SILENCE_AS_BASELINE, Math.floor((first - span.start) / spacing));
+  const before = silence(first - (leading + 1) * spacing, leading);
+  const gaps = points.slice(1).flatMap((point, index) => (point.t - points[index]!.t > 1.5 * spacing ? silence(points[index]!.t, stepsBetween(points[index]!.t, point.t)) : []));
+  const after = silence(points.at(-1)!.t, Math.floor((span.end - points.at(-1)!.t) / spacing));
+  return [...before, ...points, ...gaps, ...after].sort((a, b) => a.t - b.t);
+};
+
+const metricSignals = (board: EvidenceBoard): Signal[] => {
+  // The metrics read cover this span: an event count silent inside it had no events there.
+  const times = board.series.flatMap((series) => series.points.map(([timestamp]) => Date.parse(timestamp))).filter(Number.isFinite);
+  const span = { start: Math.min(...times), end: Math.max(...times) };
+  return board.series.flatMap((series): Signal[] => {
+    const points = withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), span);
     const onset = detectOnset(points);
     const label = `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
     const base = { service: series.service, ref: series.ref, text: label };
@@ -190,6 +221,7 @@ const metricSignals = (board: EvidenceBoard): Signal[] =>
     }
     return [];
   });
+};
 
 /** A throughput this far below its usual level has stopped. */
 const STOPPED_SHARE = 0.05;
