@@ -161,7 +161,7 @@ const MAX_FILLED_PERIODS = 10_000;
 
 /**
  * An event count (errors, throttles, target errors) that CloudWatch publishes only while events
- * happen reads zero where it is silent within the span the metrics cover: before its first point
+ * happen reads zero where it is silent within the span its service's metrics were read over: before its first point
  * (a few periods, enough for a baseline), in its gaps and after its last point. Without that,
  * errors that begin from nothing have no baseline to rise from, and errors that stopped look ongoing.
  */
@@ -169,7 +169,7 @@ const withSilenceAsZero = (series: EvidenceBoard['series'][number], points: read
   // The points' own spacing: a long window comes back thinned, wider apart than the period.
   const spacing = points.length >= 3 ? medianOf(points.slice(1).map((point, index) => point.t - points[index]!.t)) : (series.periodSeconds ?? 0) * 1000;
   // A series that reports zeros is published whether events happen or not: its silence is missing data.
-  const publishedOnlyOnEvents = isEventCount(series.name) && points.length > 0 && points.every((point) => point.v > 0);
+  const publishedOnlyOnEvents = isEventCount(series.name) && meaningOf(series.name) === 'bad-up' && points.length > 0 && points.every((point) => point.v > 0);
   if (!publishedOnlyOnEvents || spacing <= 0 || (span.end - span.start) / spacing > MAX_FILLED_PERIODS) return [...points];
   /** Zeros at `count` steps after `from`. */
   const silence = (from: number, count: number): { t: number; v: number }[] => Array.from({ length: Math.max(0, count) }, (_, index) => ({ t: from + (index + 1) * spacing, v: 0 }));
@@ -182,12 +182,16 @@ const withSilenceAsZero = (series: EvidenceBoard['series'][number], points: read
   return [...before, ...points, ...gaps, ...after].sort((a, b) => a.t - b.t);
 };
 
+/** The span a service's metrics were read over: an event count silent inside it had no events there. */
+const metricSpanOf = (board: EvidenceBoard, service: string): Window => {
+  const times = board.series.filter((series) => series.service === service).flatMap((series) => series.points.map(([timestamp]) => Date.parse(timestamp))).filter(Number.isFinite);
+  return { start: Math.min(...times), end: Math.max(...times) };
+};
+
 const metricSignals = (board: EvidenceBoard): Signal[] => {
-  // The metrics read cover this span: an event count silent inside it had no events there.
-  const times = board.series.flatMap((series) => series.points.map(([timestamp]) => Date.parse(timestamp))).filter(Number.isFinite);
-  const span = { start: Math.min(...times), end: Math.max(...times) };
+  const spans = new Map([...new Set(board.series.map((series) => series.service))].map((service) => [service, metricSpanOf(board, service)]));
   return board.series.flatMap((series): Signal[] => {
-    const points = withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), span);
+    const points = withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), spans.get(series.service)!);
     const onset = detectOnset(points);
     const label = `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
     const base = { service: series.service, ref: series.ref, text: label };

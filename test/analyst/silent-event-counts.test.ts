@@ -38,6 +38,17 @@ describe('an event count that CloudWatch publishes only while events happen', ()
     expect(throttles!.at).toBe(Date.parse(at(START, 65)));
   });
 
+  it("reads silence only over the span its own service's metrics were read: another service's longer query says nothing of it", () => {
+    const other = { service: 'ledger-db', name: 'CPUUtilization', periodSeconds: 60, points: series(START, 80, () => 30) };
+    const late = { ...publishedOnly('Errors', 60, 80, () => 6), service: 'report-fn' };
+    const board = boardFrom({ services: [{ name: 'report-fn', kind: 'lambda' }, { name: 'ledger-db', kind: 'rds' }], metrics: [other, late] });
+    expect(collectSignals(board).filter((signal) => signal.service === 'report-fn')).toEqual([]);
+  });
+
+  it('leaves demand counts as published: requests seen from the first point on did not surge from zero', () => {
+    expect(signalsOf(publishedOnly('RequestCount', 60, 80, () => 500))).toEqual([]);
+  });
+
   it('is left as published when it reports zeros: its silence is then missing data, not zero', () => {
     const signals = signalsOf(publishedOnly('Errors', 0, 40, (minute) => (minute >= 30 ? 7 : 0)));
     expect(signals.length).toBeGreaterThan(0);
