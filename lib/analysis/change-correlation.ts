@@ -33,11 +33,11 @@ const DEFAULT_WINDOW_MS = 2 * 60 * 60_000;
 const DEFAULT_TOLERANCE_MS = 60_000;
 
 /** Changes from `windowMs` before `onset` (epoch ms) to `toleranceMs` after it, most suspicious first. */
-export function correlateChanges(
-  changes: readonly ChangeEvent[],
+export function correlateChanges<Event extends ChangeEvent>(
+  changes: readonly Event[],
   onset: number,
   options: ChangeCorrelationOptions = {},
-): CorrelatedChange[] {
+): (Event & CorrelatedChange)[] {
   const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
   const toleranceMs = options.toleranceMs ?? DEFAULT_TOLERANCE_MS;
   return changes

@@ -46,6 +46,8 @@ export interface ChangeContext {
   evidence: readonly Signal[];
   /** Whether the root is throttled or refused without a surge of its own: starved of a shared capacity, which its own release does not explain. */
   rootStarved: boolean;
+  /** When a change could first show: its own time, or when the idle work it affects next ran (work-resumption.ts). */
+  shownAt: (change: Change) => number;
 }
 
 
@@ -71,14 +73,14 @@ const couldBreak = (change: Change): boolean => categoryOfChange(change.kind) !=
  * The change most likely to have started the trouble at `onset`, on one of `services`. A provider's
  * infrastructure notice is posted after its impact began, so it may come up to a while after the onset.
  */
-export const suspectChangeFor = (changes: readonly Change[], services: ReadonlySet<string>, onset: number): Change | undefined => {
+export const suspectChangeFor = (changes: readonly Change[], services: ReadonlySet<string>, onset: number, shownAt: (change: Change) => number = (change) => change.at): Change | undefined => {
   const suspects = changes.filter((change) => services.has(change.service) && couldBreak(change));
-  const asEvents = (list: readonly Change[]) => list.map((change) => ({ ...change, t: change.at }));
+  const asEvents = (list: readonly Change[]) => list.map((change) => ({ ...change, t: shownAt(change), change }));
   const best = [
     ...correlateChanges(asEvents(suspects), onset, { windowMs: CHANGE_WINDOW_MS }),
     ...correlateChanges(asEvents(suspects.filter((change) => change.kind === 'infrastructure')), onset, { windowMs: CHANGE_WINDOW_MS, toleranceMs: CLOSE_CHANGE_MS }),
   ].sort((a, b) => b.score - a.score)[0];
-  return best ? suspects.find((change) => change.at === best.t && change.service === best.service && change.summary === best.summary) : undefined;
+  return best?.change;
 };
 
 /**
@@ -98,13 +100,13 @@ export const suspectChangeFor = (changes: readonly Change[], services: ReadonlyS
  * error that complains of it, and explains the trouble only by that match.
  */
 export const explainingChange = (context: ChangeContext): ChangeExplanation | undefined => {
-  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, evidence, rootStarved } = context;
+  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, evidence, rootStarved, shownAt } = context;
   const mapped = new Set(services.flatMap((node) => [node.name, ...node.dependsOn]));
   // A resource the map does not connect to anything: the map cannot say who uses it, the change can.
   // A credential, key or rule (kind "other", calling nothing) is mapped to whoever manages it, seldom to all who use it.
   const unconnected = [...new Set(changes.map((change) => change.service))].filter((name) => !mapped.has(name) || isolated(services, name) || passive(services, name));
   const explanations = [...new Set([...chain, ...usedOnPath, ...failing, ...unconnected])].flatMap((link): Candidate[] => {
-    const dated = suspectChangeFor(changes, new Set([link]), rootOnset);
+    const dated = suspectChangeFor(changes, new Set([link]), rootOnset, shownAt);
     // A change of the link that came after the root's onset but before the first sign of the failure it can produce.
     const matching = changes.filter((change) => change.service === link && change.at > rootOnset && changeExplains(change, evidenceKinds));
     const laterSign = matching.flatMap((change) => {
@@ -115,7 +117,7 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     if (!change) return [];
     const datedByItsFailure = change === laterSign?.change && change !== dated;
     const onset = datedByItsFailure ? laterSign!.sign : rootOnset;
-    const lead = onset - change.at;
+    const lead = onset - shownAt(change);
     const closeness = 1 - Math.max(lead, 0) / CHANGE_WINDOW_MS;
     const category = categoryOfChange(change.kind);
     const onPath = chain.includes(link) || usedOnPath.includes(link);
@@ -128,7 +130,9 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     return [];
   });
   const best = explanations.sort((a, b) => b.weight - a.weight)[0];
-  return best ? { ...best, principles: [best.because, ...(best.datedByItsFailure ? (['failure-dated-by-its-kind'] as const) : [])] } : undefined;
+  if (!best) return undefined;
+  const principles: Principle[] = [best.because, ...(best.datedByItsFailure ? (['failure-dated-by-its-kind'] as const) : []), ...(shownAt(best.change) !== best.change.at ? (['change-shows-when-work-resumes'] as const) : [])];
+  return { ...best, principles };
 };
 
 /** A resource without telemetry of its own that calls nothing: a key, a secret, a rule. */

@@ -7,6 +7,7 @@ import { failureKindsIn } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
 import { blameChainTraced } from './blame-chain.ts';
 import { handlerBehind } from './work-handler.ts';
+import { workResumption } from './work-resumption.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
@@ -138,6 +139,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     applied.push('capacity-behind-starved');
   }
   let root = chain.at(-1)!;
+  const shownAt = workResumption(board);
   const troubleStarts = Math.min(...anomalies.map((anomaly) => anomaly.onset));
 
   // What the failure is: the faults, and any metric that turned substantially, whatever its reading (requests blocked, messages filtered out).
@@ -157,6 +159,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
       evidenceKinds,
       evidence: [...current, ...turned],
       rootStarved: isStarved(signals.filter((signal) => signal.service === root)),
+      shownAt,
     });
   // A root with no evidence of its own (a capacity behind a refused service) is dated by the trouble it is blamed for.
   const datedOnset = (service: string) => (Number.isFinite(onsetOf(service)) ? onsetOf(service) : troubleStarts);

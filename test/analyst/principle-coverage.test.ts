@@ -114,6 +114,8 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'failure-dated-by-its-kind',
   'category-from-change-effect',
   'own-defect-first',
+  // Found on a nightly export whose scheduler lost its permission between runs (a scheduler: other).
+  'change-shows-when-work-resumes',
   // General knowledge no tuning scenario exercises yet: kept because removing it cost accuracy on unseen incidents; it still owes two families.
   'client-change-at-shared-resource',
   'certificate-over-change',
