@@ -320,9 +320,8 @@ const watchedBy = (series: readonly Series[], alert: Alert): Series[] => {
  * recurring measure explains it only while no other measure at the service moves the bad way
  * unexplained (`moving`). Failure alarms are never a schedule's known cost.
  */
-const recurringAlert = (series: readonly Series[], alert: Alert, moving: readonly Signal[]): Omit<Explanation, 'subject'> | undefined => {
+const recurringAlert = (series: readonly Series[], alert: Alert, watched: readonly Series[], moving: readonly Signal[]): Omit<Explanation, 'subject'> | undefined => {
   if (!alert.service || alert.since === undefined || failureAlert.test(alert.name)) return undefined;
-  const watched = watchedBy(series, alert);
   const candidates = watched.length > 0 ? watched : healthMeasuresAt(series, alert.service);
   for (const name of new Set(candidates.map((candidate) => candidate.name))) {
     if (watched.length === 0 && moving.some((signal) => !signal.text.startsWith(name))) continue;
@@ -373,15 +372,15 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
     if (announced && !outlasted) return announced;
   }
   const moving = signals.filter((signal) => signal.service === alert.service && (signal.kind === 'metric' || signal.kind === 'trend') && signal.ongoing && !benign.has(signal));
-  const recurring = recurringAlert(board.series, alert, moving);
+  const watched = watchedBy(board.series, alert);
+  const recurring = recurringAlert(board.series, alert, watched, moving);
   if (recurring) return recurring;
   const own = signals.filter((signal) => signal.service === alert.service && signal.kind !== 'alarm');
   // The alert's service shows something, and all of it is explained as benign: the explanation covers the alert,
   // provided that, when the alert's name says which measure it watches, that measure is among what is explained.
   const ownTrouble = own.filter((signal) => isFault(signal) && signal.ongoing);
   const explainedBy = ownTrouble.map((signal) => benign.get(signal));
-  const watched = watchedBy(board.series, alert).map((candidate) => candidate.name);
-  const coversWatched = watched.length === 0 || ownTrouble.some((signal) => watched.some((name) => signal.text.startsWith(name)));
+  const coversWatched = watched.length === 0 || ownTrouble.some((signal) => watched.some(({ name }) => signal.text.startsWith(name)));
   if (ownTrouble.length > 0 && coversWatched && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
   // A page, a report, or a fired alarm no listing shows stays open after what set it off has passed: a spike at its
   // service, from about when it began, that came back, with nothing failing there now, is its recovery. An alarm
