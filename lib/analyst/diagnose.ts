@@ -2,10 +2,8 @@ import type { FindingDraft } from '../domain/finding.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
-import { inferCause, type CauseInference, type IncidentCause } from './infer-cause.ts';
-import { circumstancesTraced } from './mechanism.ts';
+import { inferCause, type CauseInference } from './infer-cause.ts';
 import { reasoningLine, type Principle } from './principles.ts';
-import { remediationInputsOf, remediationTraced } from './remediation-plan.ts';
 import type { Signal } from './signals.ts';
 import { writeFinding } from './write-finding.ts';
 
@@ -54,35 +52,6 @@ const servingAlerted = (board: EvidenceBoard, symptom: string | undefined): stri
   });
 };
 
-/**
- * The principles behind an incident's finding: those that placed the root and named its category
- * and mechanism, those whose words the summary carries, and those that chose the remediation (a
- * runbook step shows as a step the plan did not have).
- */
-const incidentPrinciples = (board: EvidenceBoard, cause: IncidentCause, draft: FindingDraft): Principle[] => {
-  const plan = remediationTraced(remediationInputsOf(board, cause));
-  const fromRunbook = draft.remediation.some((step) => step.action !== 'escalate' && !plan.steps.some((planned) => planned.action === step.action && planned.target === step.target));
-  const undetermined = !cause.determined || cause.category === 'none';
-  return [
-    ...cause.principles,
-    ...circumstancesTraced(board, cause).flatMap(({ principles }) => principles),
-    ...plan.principles,
-    ...(fromRunbook ? (['remedy-runbook-step'] as const) : []),
-    ...(undetermined ? (['unexplained-alert-is-incident'] as const) : []),
-  ];
-};
-
-const principlesOf = (board: EvidenceBoard, inference: CauseInference, draft: FindingDraft): Principle[] => {
-  switch (inference.verdict) {
-    case 'incident':
-      return [...new Set(incidentPrinciples(board, inference, draft))];
-    case 'healthy':
-      return [...new Set(inference.explained.map((explanation) => explanation.principle))];
-    case 'no-evidence':
-      return alertsOf(board, inference.symptom).length > 0 ? ['unexplained-alert-is-incident'] : [];
-  }
-};
-
 /** The finding's summary ends with the principles it rests on, in plain words. */
 const withReasoning = (draft: FindingDraft, applied: readonly Principle[]): FindingDraft => {
   const line = reasoningLine(applied);
@@ -92,8 +61,7 @@ const withReasoning = (draft: FindingDraft, applied: readonly Principle[]): Find
 /** The cause inferred from the board, and the finding written from it. */
 export const diagnose = (board: EvidenceBoard): Diagnosis => {
   const inference = inferCause(board);
-  const written = writeFinding(board, inference);
-  const principles = principlesOf(board, inference, written);
+  const { draft: written, principles } = writeFinding(board, inference);
   const draft = withReasoning(written, principles);
   const incident = inference.verdict === 'incident';
   return {

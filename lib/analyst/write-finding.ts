@@ -2,9 +2,10 @@ import type { FindingDraft } from '../domain/finding.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
-import { circumstancesOf } from './mechanism.ts';
+import { circumstancesTraced } from './mechanism.ts';
+import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
-import { remediationFor, remediationInputsOf, withRunbookStep } from './remediation-plan.ts';
+import { remediationInputsOf, remediationTraced, withRunbookStep } from './remediation-plan.ts';
 import { kindOf } from './service-map.ts';
 import { iso, type Signal } from './signals.ts';
 
@@ -12,6 +13,12 @@ import { iso, type Signal } from './signals.ts';
  * Writes the finding for an inferred cause: the summary in plain words, the evidence it rests on,
  * the timeline, the impact and the remediation. Decides nothing about the cause itself.
  */
+
+/** A finding's draft and the principles that shaped it (principles.ts): only those whose result it uses. */
+export interface WrittenFinding {
+  draft: FindingDraft;
+  principles: Principle[];
+}
 
 /** How long before the root's onset an announced change is still context for it. */
 const CONTEXT_WINDOW_MS = 2 * 60 * 60_000;
@@ -67,7 +74,11 @@ const symptomAt = (cause: IncidentCause, service: string): string => {
 
 const demandWords = (demand: Signal): string => `${demand.substantial ? 'Demand more than doubled' : 'Requests rose'}: ${demand.description}.`;
 
-const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft => {
+/**
+ * An incident's finding rests on the principles that placed the root and named its category and
+ * mechanism, those whose words the summary carries, and those that chose the remediation.
+ */
+const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFinding => {
   const { root, category, mechanism, suspectChange, rootSignals, affected } = cause;
   // A cause whose category nothing supports is not established, whatever else was found.
   const determined = cause.determined && category !== 'none';
@@ -80,13 +91,14 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
   // A third party is not "failing" when only our calls to it fail.
   const ours = affected.filter((item) => kindOf(board, item.service) !== 'external');
   const theirs = affected.filter((item) => kindOf(board, item.service) === 'external');
+  const circumstances = circumstancesTraced(board, cause);
   const summary = [
     determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
     cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved.`,
     cause.starves && `${root}'s use of the account quota it shares with ${cause.starves} rose just before ${cause.starves} was throttled: ${root} took the shared capacity, and ${cause.starves} is starved though its own demand did not surge.`,
     // A mechanism read from the change alone would only repeat the change sentence below.
     !mechanism?.restatesChange && mechanism?.words,
-    ...circumstancesOf(board, cause),
+    ...circumstances.map(({ words }) => words),
     suspectChange && `${/^[aeiou]/i.test(suspectChange.kind) ? 'An' : 'A'} ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${quoteMessage(suspectChange.summary)}") came just before the trouble.`,
     firstError && `First errors: ${firstError.description}.`,
     firstMetric && `${firstMetric.description}.`,
@@ -100,11 +112,9 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
   ].filter(Boolean);
 
   const runbook = board.runbooks.filter((candidate) => candidate.service === undefined || candidate.service === root).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
-  const plan = withRunbookStep(
-    remediationFor(remediationInputsOf(board, cause)),
-    runbook,
-    root,
-  );
+  const traced = remediationTraced(remediationInputsOf(board, cause));
+  const plan = withRunbookStep(traced.steps, runbook, root);
+  const fromRunbook = plan.length > traced.steps.length;
   const remediation = determined ? plan : [...plan, { action: 'escalate' as const, target: root, detail: `The cause is not established: escalate to the owners of ${root} with the evidence above.` }];
 
   const cited = [
@@ -129,7 +139,7 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
     ? Math.min(0.95, 0.45 + (suspectChange ? 0.2 : 0) + (mechanism ? 0.15 : 0) + (affected.length > 0 ? 0.1 : 0) + (cause.soleCandidate ? 0.05 : 0))
     : 0.3;
 
-  return {
+  const draft: FindingDraft = {
     incident: true,
     rootCause: { service: root, category, summary: summary.join(' ') },
     confidence,
@@ -142,6 +152,14 @@ const incidentDraft = (board: EvidenceBoard, cause: IncidentCause): FindingDraft
       suspectChange ? `Review why the ${suspectChange.kind} of ${suspectChange.service} was not caught before production.` : `Add an alarm on the earliest signal at ${root}.`,
     ],
   };
+  const principles: Principle[] = [
+    ...cause.principles,
+    ...circumstances.flatMap(({ principles: applied }) => applied),
+    ...traced.principles,
+    ...(fromRunbook ? (['remedy-runbook-step'] as const) : []),
+    ...(determined ? [] : (['unexplained-alert-is-incident'] as const)),
+  ];
+  return { draft, principles: [...new Set(principles)] };
 };
 
 const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDraft => {
@@ -197,13 +215,14 @@ const undeterminedDraft = (board: EvidenceBoard, symptom: string | undefined): F
   };
 };
 
-export const writeFinding = (board: EvidenceBoard, inference: CauseInference): FindingDraft => {
+export const writeFinding = (board: EvidenceBoard, inference: CauseInference): WrittenFinding => {
   switch (inference.verdict) {
     case 'incident':
-      return incidentDraft(board, inference);
+      return incidentFinding(board, inference);
     case 'healthy':
-      return healthyDraft(board, inference);
+      // A healthy verdict rests on what explains each alert.
+      return { draft: healthyDraft(board, inference), principles: [...new Set(inference.explained.map((explanation) => explanation.principle))] };
     case 'no-evidence':
-      return undeterminedDraft(board, inference.symptom);
+      return { draft: undeterminedDraft(board, inference.symptom), principles: alertsOf(board, inference.symptom).length > 0 ? ['unexplained-alert-is-incident'] : [] };
   }
 };

@@ -36,6 +36,17 @@ describe('the diagnosis names the principles that shaped it', () => {
     expect(new Set(diagnosis.principles).size).toBe(diagnosis.principles.length);
   });
 
+  it("a runbook step is named only when it adds an action the plan lacks", () => {
+    const withRunbook = (steps: string[]) => ({ ...capacityCut, runbooks: [{ ref: 'E9', id: 'scores-api-saturated', title: 'scores-api saturated', service: 'scores-api', steps }] });
+    const added = diagnose(withRunbook(['Restart the scores-api tasks to clear stuck workers.']));
+    expect(added.draft.remediation.map((step) => step.action)).toEqual(['scale', 'revert-config', 'restart']);
+    expect(added.principles).toContain('remedy-runbook-step');
+    // Scaling is already the plan's first step: the runbook adds nothing.
+    const covered = diagnose(withRunbook(['Scale scores-api out to its usual desired count.']));
+    expect(covered.draft.remediation.map((step) => step.action)).toEqual(['scale', 'revert-config']);
+    expect(covered.principles).not.toContain('remedy-runbook-step');
+  });
+
   it('a healthy verdict names what explains each alert', () => {
     const diagnosis = diagnose(
       boardFrom({
