@@ -101,5 +101,3 @@ export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
   // Where the evidence agrees with the change, the change alone decides it.
   return { category: changeCategory, principle: 'category-from-change' };
 };
-
-export const categoryOf = (inputs: CategoryInputs): RootCauseCategory => categoryTraced(inputs).category;

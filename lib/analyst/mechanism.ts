@@ -346,5 +346,3 @@ export const circumstancesTraced = (board: EvidenceBoard, cause: IncidentCause):
     ] as const
   ).flatMap(([principles, words]) => (words ? [{ principles: [...principles], words }] : []));
 };
-
-export const circumstancesOf = (board: EvidenceBoard, cause: IncidentCause): string[] => circumstancesTraced(board, cause).map(({ words }) => words);

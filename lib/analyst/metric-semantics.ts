@@ -4,11 +4,14 @@
  */
 export type MetricMeaning = 'bad-up' | 'bad-down' | 'demand' | 'unknown';
 
+/** Words of things that go wrong one at a time: each is an error, a refusal, a retry or a kill. */
+const failureWords = 'throttl|error|fault|fail|5xx|4xx|reject|block|denied|timeout|dead|retry|restart|oom|kill|evict|exception|crash|drop';
+
 const rules: readonly [RegExp, MetricMeaning][] = [
   [/unhealthy/i, 'bad-up'],
   [/free|available|healthy|success|hit.?rate|uptime/i, 'bad-down'],
-  // Work refused or thrown away (blocked by a firewall, denied, filtered out, discarded) is lost work.
-  [/throttl|error|fault|fail|5xx|4xx|reject|block|denied|filtered|discard|timeout|dead|dlq|retry|restart|oom|kill|evict|deadlock|exception|crash|drop/i, 'bad-up'],
+  // Work refused or thrown away (blocked by a firewall, denied, filtered out, discarded) is lost work; so is what lands in a dead-letter queue.
+  [new RegExp(`${failureWords}|filtered|discard|dlq`, 'i'), 'bad-up'],
   [/latency|duration|response.?time|p9\d|wait|oldest|(^|[^a-z])age([^a-z]|$)|lag|backlog|visible|delay|queue|depth|iterator/i, 'bad-up'],
   [/cpu|memory|mem|heap|utili[sz]ation|connections|pool|checked.?out|leased|disk|storage.?used|bytes.?used|swap|saturation|concurren|threads|file.?descriptors|burst.?balance|gc/i, 'bad-up'],
   [/request|invocation|count|rps|tps|throughput|iops|incoming|messages|notifications|records|events|published|delivered|sent|received|consumed|traffic|sessions|users/i, 'demand'],
@@ -31,7 +34,7 @@ const fullness = /disk|storage|volume|memory|heap|swap|connections|pool|cpu|util
 export const isFullnessMeasure = (metricName: string): boolean => fullness.test(metricName);
 
 /** A count of events (throttles, errors, retries): CloudWatch publishes it only while events happen, so its silence reads zero. */
-const eventCount = /throttl|error|fault|fail|5xx|4xx|reject|block|denied|timeout|dead|retry|restart|oom|kill|evict|exception|crash|drop|events?$|count$/i;
+const eventCount = new RegExp(`${failureWords}|events?$|count$`, 'i');
 
 export const isEventCount = (metricName: string): boolean => eventCount.test(metricName);
 

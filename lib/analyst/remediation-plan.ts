@@ -76,8 +76,6 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
   return { steps: [...unblocked, ...steps], principles };
 };
 
-export const remediationFor = (inputs: RemediationInputs): Step[] => remediationTraced(inputs).steps;
-
 /** The plan at the root, from the category and what the evidence says about it. */
 const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads, capacityCut }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';

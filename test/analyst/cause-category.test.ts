@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryOf, categoryTraced } from '../../lib/analyst/cause-category.ts';
+import { categoryTraced } from '../../lib/analyst/cause-category.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import type { Signal } from '../../lib/analyst/signals.ts';
 import { at, boardFrom, series } from './board-builder.ts';
@@ -26,18 +26,18 @@ describe('the category follows from the mechanism the evidence shows', () => {
 
   it('a rise on a measure of how full a resource is names exhaustion, whatever else the root shows', () => {
     const rising = signal({ kind: 'trend', text: 'CPUUtilization', description: 'CPUUtilization at api rising steadily from 40 to 97' });
-    expect(categoryOf({ ...base, rootSignals: [rising] })).toBe('resource-exhaustion');
+    expect(categoryTraced({ ...base, rootSignals: [rising] }).category).toBe('resource-exhaustion');
     const alarmed = signal({ kind: 'alarm', text: 'api-memory-high', description: 'alarm api-memory-high is in ALARM' });
-    expect(categoryOf({ ...base, rootSignals: [alarmed] })).toBe('resource-exhaustion');
+    expect(categoryTraced({ ...base, rootSignals: [alarmed] }).category).toBe('resource-exhaustion');
     // A rise on a measure that is not how full anything is says nothing about exhaustion.
     const latency = signal({ kind: 'trend', text: 'Latency', description: 'Latency at api rising steadily from 40 to 97' });
-    expect(categoryOf({ ...base, rootSignals: [latency] })).toBe('none');
+    expect(categoryTraced({ ...base, rootSignals: [latency] }).category).toBe('none');
   });
 
   it('a surge of demand at the root, with nothing else named, is a traffic cause', () => {
     const surge = signal({ kind: 'demand', text: 'RequestCount', description: 'RequestCount at api went up from 200 to 2400' });
     expect(categoryTraced({ ...base, rootSignals: [surge] })).toEqual({ category: 'traffic', principle: 'demand-surge-is-traffic' });
-    expect(categoryOf({ ...base, rootSignals: [{ ...surge, substantial: false }] })).toBe('none');
+    expect(categoryTraced({ ...base, rootSignals: [{ ...surge, substantial: false }] }).category).toBe('none');
   });
 
   it('a failing certificate is a certificate cause even after a change of another kind; with no certificate in the evidence the change decides', () => {
@@ -50,8 +50,8 @@ describe('the category follows from the mechanism the evidence shows', () => {
 
   it('errors that name no mechanism, at the service that shows the symptom, leave the cause undetermined: no guessed infrastructure fault', () => {
     const plain = signal({ text: 'request 42 failed', description: '"request 42 failed" at api' });
-    expect(categoryOf({ ...base, rootSignals: [plain] })).toBe('none');
-    expect(categoryOf({ ...base, symptom: 'web', rootSignals: [plain] })).toBe('dependency');
+    expect(categoryTraced({ ...base, rootSignals: [plain] }).category).toBe('none');
+    expect(categoryTraced({ ...base, symptom: 'web', rootSignals: [plain] }).category).toBe('dependency');
   });
 
   it('an alarm on a volume filling up is exhaustion of its storage, named in the summary', () => {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { isEventCount, meaningOf, type MetricMeaning } from '../../lib/analyst/metric-semantics.ts';
+
+/**
+ * Real CloudWatch metric names and how they read: whether a rise or a fall is bad or demand, and
+ * whether CloudWatch publishes the metric only while its events happen. The failure words are
+ * written once for both readings; this table pins what each matched when they were written twice.
+ */
+const readings: readonly [name: string, meaning: MetricMeaning, eventCount: boolean][] = [
+  ['Errors', 'bad-up', true],
+  ['Throttles', 'bad-up', true],
+  ['TargetErrorCount', 'bad-up', true],
+  ['HTTPCode_Target_5XX_Count', 'bad-up', true],
+  ['HTTPCode_ELB_4XX_Count', 'bad-up', true],
+  ['ThrottledRequests', 'bad-up', true],
+  ['ConditionalCheckFailedRequests', 'bad-up', true],
+  ['ErrorPortAllocation', 'bad-up', true],
+  ['PacketsDropCount', 'bad-up', true],
+  ['RejectedConnectionCount', 'bad-up', true],
+  ['DeadLetterErrors', 'bad-up', true],
+  ['Deadlocks', 'bad-up', true],
+  ['NumberOfNotificationsFailed', 'bad-up', true],
+  ['UnHealthyHostCount', 'bad-up', true],
+  // Lost work, but not among the event counts.
+  ['NumberOfNotificationsFilteredOut', 'bad-up', false],
+  ['NumberOfMessagesSent', 'demand', false],
+  ['Invocations', 'demand', false],
+  ['ConsumedReadCapacityUnits', 'demand', false],
+  ['RequestCount', 'demand', true],
+  ['ActiveConnectionCount', 'demand', true],
+  ['HealthyHostCount', 'bad-down', true],
+  ['FreeStorageSpace', 'bad-down', false],
+  ['CPUUtilization', 'bad-up', false],
+  ['DatabaseConnections', 'bad-up', false],
+  ['ConcurrentExecutions', 'bad-up', false],
+  ['Duration', 'bad-up', false],
+  ['ApproximateAgeOfOldestMessage', 'bad-up', false],
+  ['ApproximateNumberOfMessagesVisible', 'bad-up', false],
+  ['IteratorAge', 'bad-up', false],
+  ['ReplicaLag', 'bad-up', false],
+];
+
+describe('what a metric name says', () => {
+  it.each(readings)('%s reads %s, event count %s', (name, meaning, eventCount) => {
+    expect(meaningOf(name)).toBe(meaning);
+    expect(isEventCount(name)).toBe(eventCount);
+  });
+});
