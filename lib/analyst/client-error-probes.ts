@@ -1,6 +1,6 @@
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import type { Principle } from './principles.ts';
-import { quoteMessage } from './quote.ts';
+import { quoteMessage } from '../text/quote.ts';
 import { iso, neighboursOf, type Signal } from './signals.ts';
 
 /**

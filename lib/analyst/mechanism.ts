@@ -5,7 +5,7 @@ import { severityOf } from '../analysis/log-templates.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
 import type { Principle } from './principles.ts';
-import { quoteMessage } from './quote.ts';
+import { quoteMessage } from '../text/quote.ts';
 import { computeKinds, kindOf, withSharedResourceUsers } from './service-map.ts';
 import { iso, neighboursOf, type Signal } from './signals.ts';
 

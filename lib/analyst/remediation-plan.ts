@@ -6,7 +6,7 @@ import type { IncidentCause } from './infer-cause.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import { poisonRecordOf, type PoisonRecord } from './mechanism.ts';
 import type { Principle } from './principles.ts';
-import { quoteMessage } from './quote.ts';
+import { quoteMessage } from '../text/quote.ts';
 
 type Step = FindingDraft['remediation'][number];
 

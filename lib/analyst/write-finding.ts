@@ -4,7 +4,7 @@ import type { EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
 import { circumstancesTraced } from './mechanism.ts';
 import type { Principle } from './principles.ts';
-import { quoteMessage } from './quote.ts';
+import { quoteMessage } from '../text/quote.ts';
 import { remediationInputsOf, remediationTraced, withRunbookStep } from './remediation-plan.ts';
 import { kindOf } from './service-map.ts';
 import { iso, type Signal } from './signals.ts';

@@ -4,6 +4,7 @@ import { withoutOmissionMarkers } from '../context/index.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import { getDependenciesContract, listAlarmsContract, queryLogsContract } from '../tools/contracts/index.ts';
 import { toolResults } from './conversation.ts';
+import { quoteMessage } from '../text/quote.ts';
 
 export interface Review {
   passed: boolean;
@@ -75,7 +76,7 @@ const healthyVerdictProblems = (draft: FindingDraft, events: readonly Transcript
     problems.push(`says "no incident" while alarms are in ALARM without saying why each is benign: ${unaccounted.map((alarm) => `${alarm.name} (${alarm.service})`).join(', ')}`);
   }
   const errors = recentErrorsCited(draft, events);
-  if (errors.length > 0) problems.push(`says "no incident" but its cited evidence ${errors[0]!.ref} shows errors still occurring: "${errors[0]!.message.slice(0, 160)}"`);
+  if (errors.length > 0) problems.push(`says "no incident" but its cited evidence ${errors[0]!.ref} shows errors still occurring: "${quoteMessage(errors[0]!.message)}"`);
   return problems;
 };
 

@@ -48,6 +48,16 @@ describe('the review of a "no incident" draft', () => {
     expect(review.problems.join(' ')).toMatch(/errors still occurring/);
   });
 
+  it('quotes the error still occurring with its cause, however much the logger wrote before it', () => {
+    const line = `2026-05-01 11:58:00.123 ERROR 1 --- [nio-8080-exec-7] c.a.payments.ChargeController : POST /v1/charges failed for merchant m-4411 after 3 attempts: org.postgresql.util.PSQLException: Connection to payments-db.cluster-x.eu-west-1.rds.amazonaws.com:5432 refused`;
+    const withLongLine = events('OK').map((event) =>
+      event.seq === 2 ? { ...event, payload: { ...(event.payload as object), data: { available: true, matched: 1, templates: [], lines: [{ timestamp: '2026-05-01T11:58:00Z', service: 'gateway', level: 'ERROR', message: line }] } } } : event,
+    );
+    const problem = reviewDraft(healthy('No incident: alarm gateway-5xx recovered.', ['E2']), withLongLine).problems.join(' ');
+    expect(problem).toMatch(/errors still occurring: "POST \/v1\/charges failed/);
+    expect(problem).toMatch(/PSQLException: Connection to payments-db\S* refused"/);
+  });
+
   it('rejects a summary that says there are no errors when its evidence holds some', () => {
     const review = reviewDraft(healthy('No incident: no service shows errors.', ['E2']), events('OK'));
     expect(review.problems.join(' ')).toMatch(/says there are no errors/);

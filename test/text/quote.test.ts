@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { QUOTE_LIMIT, quoteMessage } from '../../lib/analyst/quote.ts';
+import { QUOTE_LIMIT, quoteMessage } from '../../lib/text/quote.ts';
 
 const word = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 1, maxLength: 12 });
 const words = (min: number, max: number) => fc.array(word, { minLength: min, maxLength: max }).map((list) => list.join(' '));
