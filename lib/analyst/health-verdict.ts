@@ -1,4 +1,3 @@
-import { severityOf } from '../analysis/log-templates.ts';
 import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import { announcedWindowAround, announcedWindowOf } from './announced-window.ts';
@@ -8,7 +7,7 @@ import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf } from './
 import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
 import { withSharedResourceUsers } from './service-map.ts';
-import { iso, isFault, namesService, neighboursOf, windowOf, type Signal } from './signals.ts';
+import { iso, isFault, namesService, neighboursOf, severityOfLine, windowOf, type Signal } from './signals.ts';
 
 /**
  * A "no incident" verdict needs positive evidence. Every alert (an alarm in ALARM, an open page, a
@@ -38,9 +37,9 @@ import { iso, isFault, namesService, neighboursOf, windowOf, type Signal } from 
  * - standing condition: in ALARM since a day before the evidence begins, nothing substantial new.
  */
 
-/** Words that announce load or work as planned: a load test, a maintenance window, a recurring job. */
+/** Words that announce load or work as planned: a load test, a maintenance window, a recurring job. A scheduled scaling action only sets capacity: it announces no work. */
 const announcedWork =
-  /load.?test|stress.?test|perf(ormance)? test|pen(etration)?.?test|security test|red.?team|game.?day|chaos (test|experiment)|drill|maintenance|planned|scheduled|nightly|recurring|backfill|reindex|announced|approved change/i;
+  /load.?test|stress.?test|perf(ormance)? test|pen(etration)?.?test|security test|red.?team|game.?day|chaos (test|experiment)|drill|maintenance|planned|scheduled(?! (action|scaling|scale))|nightly|recurring|backfill|reindex|announced|approved change/i;
 /** Words that say a resource was taken out of service on purpose. */
 const retirement = /decommission|retir(ed|ing|ement)|sunset|end.of.life|torn down|tear(ing)? down|scaled? (in )?to zero|removed from service/i;
 
@@ -402,7 +401,7 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
 export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[] => {
   if (!alert.service) return [];
   const since = alert.since !== undefined ? alert.since - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
-  return board.logs.filter((line) => line.service === alert.service && severityOf(line.level) >= 3 && line.at >= since);
+  return board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since);
 };
 
 export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], windowStart: number | undefined, symptom: string | undefined): HealthVerdict => {

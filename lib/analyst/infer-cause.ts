@@ -1,5 +1,4 @@
 import { rankRootCandidates } from '../analysis/propagation.ts';
-import { severityOf } from '../analysis/log-templates.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryTraced } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
@@ -17,7 +16,7 @@ import { judgeHealth, type Explanation } from './health-verdict.ts';
 import { labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from './quote.ts';
-import { calleesOf, collectSignals, isFault, windowOf, type Signal } from './signals.ts';
+import { calleesOf, collectSignals, isFault, severityOfLine, windowOf, type Signal } from './signals.ts';
 
 /**
  * Infers what is wrong from the evidence board: whether there is an incident, where the fault
@@ -94,7 +93,7 @@ const restartWords = /exit code 137|OOMKilled|task .{0,60} stopped|container .{0
 /** ERROR-or-worse lines at a service that the template miner set aside (too few, or there from the start). */
 const rawErrorSignals = (board: EvidenceBoard, services: ReadonlySet<string>): Signal[] =>
   board.logs
-    .filter((line) => services.has(line.service) && severityOf(line.level) >= 3)
+    .filter((line) => services.has(line.service) && severityOfLine(line) >= 3)
     .map((line) => ({
       service: line.service,
       kind: 'errors' as const,

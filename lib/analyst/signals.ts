@@ -3,6 +3,7 @@ import { fitTrend, hoursToLimit } from '../analysis/trend.ts';
 import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
+import { causesIn } from './cause-signals.ts';
 import { isBadShift, isEventCount, meaningOf } from './metric-semantics.ts';
 import { quoteMessage } from './quote.ts';
 
@@ -49,18 +50,31 @@ export const SAME_TIME_MS = 2 * 60_000;
 export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
 /** Bursts of errors: templates that were absent (or much rarer) early in the window and show up later. */
+/** Words that say something failed, whatever level the line was logged at. */
+const failureStated = /\b(error|exception|fail(s|ed|ure)?|refused|denied|expired|timed out|unable to|cannot|could not)\b/i;
+
+/**
+ * How severe a log line is: its level, or ERROR when its own words state a failure with a cause
+ * (a TLS handshake error on an expired certificate that a server logs at INFO). A level is what the
+ * code's author chose; the words say what happened.
+ */
+export const severityOfLine = (line: { level: string; message: string }): number => {
+  const logged = severityOf(line.level);
+  return logged < severityOf('ERROR') && failureStated.test(line.message) && causesIn(line.message).length > 0 ? severityOf('ERROR') : logged;
+};
+
 const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
   const span = Math.max(window.end - window.start, 1);
   const earlyEnd = window.start + span / 3;
   const lateStart = window.end - span / 3;
   const byService = new Map<string, typeof board.logs>();
   for (const line of board.logs) {
-    if (severityOf(line.level) < 2) continue;
+    if (severityOfLine(line) < 2) continue;
     byService.set(line.service, [...(byService.get(line.service) ?? []), line]);
   }
   const signals: Signal[] = [];
   for (const [service, lines] of byService) {
-    const mine = (subset: typeof lines) => mineTemplates(subset.map((line) => ({ t: line.at, level: line.level, message: line.message, service })));
+    const mine = (subset: typeof lines) => mineTemplates(subset.map((line) => ({ t: line.at, level: severityOfLine(line) > severityOf(line.level) ? 'ERROR' : line.level, message: line.message, service })));
     const countsIn = (subset: typeof lines) => new Map(mine(subset).map((template) => [template.template, template.count]));
     const early = countsIn(lines.filter((line) => line.at < earlyEnd));
     const late = countsIn(lines.filter((line) => line.at >= lateStart));
