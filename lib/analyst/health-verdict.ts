@@ -41,7 +41,7 @@ import { iso, isFault, namesService, neighboursOf, severityOfLine, windowOf, typ
 const announcedWork =
   /load.?test|stress.?test|perf(ormance)? test|pen(etration)?.?test|security test|red.?team|game.?day|chaos (test|experiment)|drill|maintenance|planned|scheduled(?! (action|scaling|scale))|nightly|recurring|backfill|reindex|announced|approved change/i;
 /** Words that say a resource was taken out of service on purpose. */
-const retirement = /decommission|retir(ed|ing|ement)|sunset|end.of.life|torn down|tear(ing)? down|scaled? (in )?to zero|removed from service/i;
+const retirement = /decommission|retir(e|ed|es|ing|ement)\b|sunset|end.of.life|torn down|tear(ing)? down|scaled? (in )?to zero|removed from service/i;
 
 /** An announcement this long before an alarm still explains it (a test ramps up, a window opens). */
 const ANNOUNCED_LEAD_MS = 3 * 60 * 60_000;
@@ -84,8 +84,10 @@ export interface HealthVerdict {
 
 const round = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value.toPrecision(3)).toString());
 
-/** Names of resources in a text: hyphenated or numbered identifiers (legacy-search, reports-v1, db_2). */
-const resourceNames = /[a-z0-9]+(?:[-_][a-z0-9]+)+/gi;
+/** Names of resources in a text: hyphenated or numbered identifiers (legacy-search, reports-v1, db_2), not durations (14-day) nor tickets (FIN-2231). */
+const resourceNames = /\b[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+/gi;
+const ticket = /^[A-Z]{2,}-\d+$/;
+const resourceNamesIn = (text: string): string[] => (text.match(resourceNames) ?? []).filter((name) => !ticket.test(name));
 
 /**
  * A resource taken out of service on purpose: nothing it shows, nor its alarms, is an incident. The
@@ -97,7 +99,7 @@ const retiredExplanation = (board: EvidenceBoard, service: string): Omit<Explana
   const retiresThis = (summary: string) =>
     summary
       .split(/[;:,()]|\s[-–—]\s/)
-      .some((clause) => retirement.test(clause) && (namesService(clause, service) || (clause.match(resourceNames) ?? []).every((name) => name.toLowerCase() === service.toLowerCase())));
+      .some((clause) => retirement.test(clause) && (namesService(clause, service) || resourceNamesIn(clause).every((name) => name.toLowerCase() === service.toLowerCase())));
   const retired = board.changes.find((change) => change.service === service && retiresThis(change.summary));
   if (retired) return { principle: 'retired-resource', service, ref: retired.ref, why: `${service} was taken out of service ("${quoteMessage(retired.summary)}")` };
   const tagged = board.services?.find((node) => node.name === service && Object.values(node.tags ?? {}).some((value) => retirement.test(value)));
