@@ -13,7 +13,7 @@ export interface Alert {
   service?: string;
   /** Epoch ms when it fired. */
   since?: number;
-  /** Epoch ms when an alarm that fired went back to OK. */
+  /** Epoch ms when an alarm that fired went back to OK: only a known time, after it fired when that is known. */
   recoveredAt?: number;
   /** The tool result that shows it (the alarm listing); the trigger itself is no tool result. */
   ref?: string;
@@ -73,13 +73,16 @@ export const alertsOf = (board: EvidenceBoard, symptom: string | undefined): Ale
     const listed = board.alarms.find((alarm) => alarm.name === fired[1]);
     if (!listed) alerts.push({ source: 'alarm', name: `alarm ${fired[1]}`, service: symptom, since: timeOf(fired[3]) });
     else if (listed.state !== 'ALARM') {
-      const since = timeOf(listed.since);
+      const firedAt = timeOf(fired[3]);
+      const okSince = listed.state === 'OK' ? timeOf(listed.since) : undefined;
+      // An OK listed from before the ALARM is the state the alarm left, not a recovery; an OK of unknown time proves none.
+      const recovered = okSince !== undefined && (firedAt === undefined || okSince > firedAt);
       alerts.push({
         source: 'alarm',
         name: `alarm ${listed.name}`,
         service: listed.service,
-        since: timeOf(fired[3]),
-        ...(listed.state === 'OK' ? { recoveredAt: since ?? timeOf(fired[3]) ?? 0 } : {}),
+        since: firedAt,
+        ...(recovered ? { recoveredAt: okSince } : {}),
         ref: listed.ref,
       });
     }

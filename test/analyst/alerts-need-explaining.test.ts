@@ -35,6 +35,18 @@ describe('what must be explained before "no incident"', () => {
     expect(resolved).toEqual([]);
     expect(alertsOf(boardFrom({ brief: 'Scheduled health sweep: no alert fired.' }), undefined)).toEqual([]);
   });
+
+  it('the alarm that fired carries a recovery only when it went back to OK after it fired', () => {
+    const brief = 'CloudWatch alarm "api-5xx" changed to ALARM from OK at 2026-05-01T11:40:00Z in account 1, region r.';
+    const listedOk = (since: string | undefined) => alertsOf(boardFrom({ brief, alarms: [{ name: 'api-5xx', service: 'api', state: 'OK', ...(since ? { since } : {}) }] }), 'api')[0];
+    expect(listedOk('2026-05-01T11:52:00Z')).toMatchObject({ since: Date.parse('2026-05-01T11:40:00Z'), recoveredAt: Date.parse('2026-05-01T11:52:00Z') });
+    // An OK listed from before the ALARM is the state the alarm left, not a recovery; one of unknown time proves nothing.
+    expect(listedOk('2026-05-01T11:10:00Z')).not.toHaveProperty('recoveredAt');
+    expect(listedOk('2026-05-01T11:40:00Z')).not.toHaveProperty('recoveredAt');
+    expect(listedOk(undefined)).not.toHaveProperty('recoveredAt');
+    const insufficient = alertsOf(boardFrom({ brief, alarms: [{ name: 'api-5xx', service: 'api', state: 'INSUFFICIENT_DATA', since: '2026-05-01T11:52:00Z' }] }), 'api')[0];
+    expect(insufficient).not.toHaveProperty('recoveredAt');
+  });
 });
 
 describe('an alert nothing explains is an incident, cause undetermined', () => {
