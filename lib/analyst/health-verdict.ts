@@ -134,9 +134,9 @@ const announcedExplanation = (board: EvidenceBoard, service: string, since: numb
 };
 
 /** A backlog series: work waiting in a queue or stream, or how far a stream's reader is behind (not how old a queue's oldest item is). */
-const backlogSeries = /visible|backlog|depth|pending|queue.?(size|length)|messages.?(available|waiting)|iterator.?age/i;
+const backlogSeries = /visible|backlog|depth|pending|waiting|queued|queue.?(size|length)|messages.?available|iterator.?age/i;
 /** Signals about work waiting: how much, or for how long. */
-const waitingSignal = /visible|backlog|depth|pending|oldest|(^|[^a-z])age([^a-z]|$)|iterator|queue/i;
+const waitingSignal = /visible|backlog|depth|pending|waiting|queued|oldest|(^|[^a-z])age([^a-z]|$)|iterator|queue/i;
 
 /**
  * A backlog that is being worked off is not stuck: after a burst of work its size peaked and has
