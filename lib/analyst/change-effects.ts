@@ -52,8 +52,9 @@ const unnamedFailures: readonly { label: string; pattern: RegExp }[] = [
   { label: 'health checks', pattern: /health.?checks?|unhealthy|UnHealthyHost/i },
   // An identity the callee no longer accepts: HTTP 401 and the words APIs answer it with.
   { label: 'credentials', pattern: /\b401\b|unauthori[sz]ed|invalid.?(api.?key|access.?key(.?id)?|token|credentials?|signature)|key.?not.?active|expired.?token/i },
-  // A connection that never got through, in the words clients time out or are refused with.
-  { label: 'network', pattern: /connect(ion)?.?time.?out|connection to \S+ timed out|connection refused|ECONNREFUSED|ECONNRESET/i },
+  // A connection that never got through, in the words clients time out or are refused with that do not
+  // name a network cause themselves (those in cause-signals.ts' network pattern reach here through labelsAt).
+  { label: 'network', pattern: /connect(ion)?.?time.?out|connection refused|ECONNREFUSED|ECONNRESET/i },
   // Requests a filter in front of the service refuses: a firewall's blocked count, HTTP 403, a 4XX count
   // rising (an API or bucket answering its callers with refusals).
   { label: 'access denied', pattern: /blocked|\b403\b|forbidden|\b4xx/i },

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { causesIn } from '../../lib/analyst/cause-signals.ts';
+import { failureKindsIn } from '../../lib/analyst/change-effects.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { loweredBy } from '../../lib/analyst/lowered-setting.ts';
+import type { Signal } from '../../lib/analyst/signals.ts';
 import { at, boardFrom, series } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
@@ -17,6 +19,22 @@ describe('what an error says about its cause', () => {
 
   it('a null dereference is a code defect, which a release brings, not bad data', () => {
     expect(causesIn('java.lang.NullPointerException: Cannot invoke "Tier.code()"')).toEqual([expect.objectContaining({ label: 'code defect', category: 'deploy' })]);
+  });
+
+  it('a connection that never got through names the network, in the words of each stack', () => {
+    const phrasings = [
+      'org.postgresql.util.PSQLException: The connection attempt failed.',
+      'Error: connect ETIMEDOUT 10.0.3.17:5432',
+      'Connection to payments-db.cluster-x.eu-west-1.rds.amazonaws.com:5432 timed out',
+      'dial tcp 10.0.3.17:443: i/o timeout',
+      'java.net.NoRouteToHostException: No route to host (Host unreachable)',
+    ];
+    for (const text of phrasings) expect(causesIn(text), text).toContainEqual(expect.objectContaining({ label: 'network', category: 'network' }));
+    // A host that answered and refused got through: that is no network fault by itself.
+    expect(labels('Connection to payments-db:5432 refused. Check that the hostname and port are correct')).not.toContain('network');
+    // What a network change can break is read in the same words.
+    const timedOut: Signal = { service: 'orders', kind: 'errors', at: Date.parse(START), strength: 1, ongoing: true, substantial: true, ref: 'E4', description: '', text: phrasings[2]! };
+    expect(failureKindsIn([timedOut])).toContain('network');
   });
 
   it('a change that lowers a number is found, one that raises it is not', () => {
