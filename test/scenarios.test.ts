@@ -9,6 +9,8 @@ import { expectNoAnswerLeak } from './support/answer-leak.ts';
 
 const dir = fileURLToPath(new URL('../scenarios/', import.meta.url));
 const files = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+// Blind candidates wait in candidates/ until they join the tuning suite: each must already be a sound scenario.
+const candidates = readdirSync(join(dir, 'candidates')).filter((name) => name.endsWith('.json')).sort().map((name) => `candidates/${name}`);
 
 interface Loaded {
   file: string;
@@ -48,10 +50,16 @@ describe('bundled scenarios', () => {
 
   const all = files.map(load);
 
+  it.each(candidates)('%s parses with the scenario schema', (file) => {
+    expect(() => load(file)).not.toThrow();
+  });
+
+  const waiting = candidates.map(load);
+
   it('ids are unique and equal the file name', () => {
-    const ids = all.map(({ parsed }) => parsed.id);
+    const ids = [...all, ...waiting].map(({ parsed }) => parsed.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const { file, parsed } of all) expect(`${parsed.id}.json`).toBe(file);
+    for (const { file, parsed } of [...all, ...waiting]) expect(`${parsed.id}.json`).toBe(file.replace(/^candidates\//, ''));
   });
 
   it('covers every root-cause category of the vocabulary', () => {
@@ -85,7 +93,7 @@ describe('bundled scenarios', () => {
     expect(lacking.length).toBeGreaterThanOrEqual(4);
   });
 
-  describe.each(all.map((loaded) => [loaded.parsed.id, loaded] as const))('%s', (_id, { file, raw, parsed: s }) => {
+  describe.each([...all, ...waiting].map((loaded) => [loaded.file, loaded] as const))('%s', (_file, { file, raw, parsed: s }) => {
     const services = new Set((s.environment.services ?? []).map((service) => service.name));
     const now = millis(s.now);
 
@@ -118,7 +126,8 @@ describe('bundled scenarios', () => {
       expect(unknown).toEqual([]);
     });
 
-    it('has realistic volumes of data', () => {
+    // A candidate may carry more log lines than the tuning suite keeps; it is trimmed when it joins.
+    it.skipIf(file.startsWith('candidates/'))('has realistic volumes of data', () => {
       const logs = s.environment.logs ?? [];
       expect(logs.length).toBeGreaterThanOrEqual(40);
       expect(logs.length).toBeLessThanOrEqual(250);
