@@ -110,8 +110,9 @@ export const clientToBlame = (
   if (launched) return { ...launched, overload: true, principle: 'work-launched-is-load' };
   // Only a caller of the resource can be slowed by it; a co-tenant of its quota that does not call it is not reacting to it.
   const calls = (service: string) => callersOf(board, resource).includes(service);
+  // Demand counts as load when it surged: a rise of a few tens of percent is ordinary variation.
   const earlyFaults = (client: string) =>
-    signals.filter((signal) => signal.service === client && signal.ongoing && signal.at <= resourceOnset + SAME_TIME_MS && (isFault(signal) || signal.kind === 'demand'));
+    signals.filter((signal) => signal.service === client && signal.ongoing && signal.at <= resourceOnset + SAME_TIME_MS && (isFault(signal) || (signal.kind === 'demand' && signal.substantial)));
   // A client whose errors name another client as the source of its input is that client's victim.
   const namedByOtherClients = (client: string) => earlyFaults(client).filter((signal) => signal.kind === 'mentioned' && clients.includes(signal.from ?? ''));
   // What a client did itself: not pushback from the resource, not a metric of a caller that moved
