@@ -30,7 +30,8 @@ export type { ServiceNode };
 export type Alarm = AlarmSummary & { ref: string };
 export type Change = ChangeSummary & { ref: string; at: number };
 export type LogRecord = LogLine & { ref: string; at: number };
-export type Series = MetricSeriesSummary & { ref: string };
+/** `history`: the same series read again further back (thinned), kept beside the first, finer reading. */
+export type Series = MetricSeriesSummary & { ref: string; history?: MetricSeriesSummary['points'] };
 export type TraceSummary = TraceServiceSummary & { ref: string };
 export type Runbook = RunbookMatch & { ref: string };
 
@@ -135,6 +136,11 @@ export const recordResult = (board: EvidenceBoard, tool: string, ref: string, da
         if (!known) continue;
         known.earlierDays = item.earlierDays;
         awaitingEarlierDays.delete(key);
+      }
+      // A series read again from further back keeps its first, finer reading and gains the longer one as its history.
+      for (const item of fresh) {
+        const known = board.series.find((series) => keyOf(series) === keyOf(item));
+        if (known && item.points.length > 0 && (known.points.length === 0 || item.points[0]![0] < known.points[0]![0])) known.history = item.points;
       }
       addUnique(board.series, fresh, keyOf);
       break;

@@ -67,7 +67,7 @@ const firstSignOfEffect = (change: Change, evidence: readonly Signal[]): number 
 };
 
 /** A change that could break something: any kind with a cause category, or a setting whose effects are known. */
-const couldBreak = (change: Change): boolean => categoryOfChange(change.kind) !== undefined || failureKindsOfChange(change).size > 0;
+export const couldBreak = (change: Change): boolean => categoryOfChange(change.kind) !== undefined || failureKindsOfChange(change).size > 0;
 
 /**
  * The change most likely to have started the trouble at `onset`, on one of `services`. A provider's

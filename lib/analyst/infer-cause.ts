@@ -8,6 +8,7 @@ import { blameChainTraced } from './blame-chain.ts';
 import { handlerBehind } from './work-handler.ts';
 import { workResumption } from './work-resumption.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
+import { changeBeforeFirstFailure } from './first-failure.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
@@ -181,6 +182,12 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     applied.push(...explained.principles);
     if (!chain.includes(explained.link)) chain.push(explained.link);
     root = explained.link;
+  }
+  // A resource whose failures began after one change ended a long clean run failed because of it, however long ago.
+  const endedCleanRun = suspectChange ? undefined : changeBeforeFirstFailure(board, root);
+  if (endedCleanRun) {
+    suspectChange = endedCleanRun;
+    applied.push('change-ended-clean-run');
   }
 
   // A saturated shared resource is usually the victim of one of its clients; and a client can

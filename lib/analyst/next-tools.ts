@@ -7,12 +7,17 @@ import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbo
 import type { EvidenceBoard } from './evidence-board.ts';
 import { upstreamWriters } from './bad-data-source.ts';
 import { isSharedCapacity } from './load-source.ts';
+import { couldBreak } from './explaining-change.ts';
 import { labelsAt } from './mechanism.ts';
 import { callersOf } from './service-map.ts';
+import { windowOf } from './signals.ts';
 
 
 /** Planned work (a maintenance window, a test) is often announced days before it happens: a week of changes finds it. */
 const ANNOUNCEMENT_LOOKBACK_MINUTES = 7 * 24 * 60;
+
+/** The furthest back the metrics tool reads (get_metrics sinceMinutes). */
+const MAX_LOOKBACK_MINUTES = 7 * 24 * 60;
 
 /** Earlier days compared with an alarm's window: a daily job shows a day before, a weekly one a week before. */
 const COMPARED_DAYS = 7;
@@ -50,6 +55,28 @@ const earlierDaysCalls = (board: EvidenceBoard, diagnosis: Diagnosis, lookback: 
     }
     return alert.source === 'page' ? [{ name: getMetricsContract.name, arguments: base }] : [];
   });
+};
+
+/** A change's clean run is read from three days before it: metrics are often kept only for busy hours, and a day of them must show the failures absent. */
+const CLEAN_RUN_LEAD_MS = 3 * 24 * 60 * 60_000;
+
+/**
+ * A root with no change to explain it may have been broken by an older change to it, from before the
+ * metrics read so far begin: its metrics from a day before that change show whether its failures
+ * began after it (first-failure.ts). Read back no further than the tools allow.
+ */
+const beforeRootChangeCalls = (board: EvidenceBoard, diagnosis: Diagnosis): PlannedCall[] => {
+  const root = diagnosis.root;
+  if (!diagnosis.incident || !root || diagnosis.suspectChange) return [];
+  const times = board.series.filter((series) => series.service === root).flatMap((series) => series.points.map(([timestamp]) => Date.parse(timestamp)));
+  const end = windowOf(board)?.end;
+  if (times.length === 0 || end === undefined) return [];
+  const readFrom = Math.min(...times);
+  const older = board.changes.filter((change) => change.service === root && couldBreak(change) && change.at < readFrom);
+  if (older.length === 0) return [];
+  const from = Math.min(...older.map((change) => change.at)) - CLEAN_RUN_LEAD_MS;
+  const sinceMinutes = Math.min(MAX_LOOKBACK_MINUTES, Math.ceil((end - from) / 60_000));
+  return [{ name: getMetricsContract.name, arguments: { service: root, sinceMinutes } }];
 };
 
 /**
@@ -96,7 +123,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
       .map((service) => ({ name: queryLogsContract.name, arguments: around(service) })),
   );
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
-  const earlierDays = board.unavailable.has(getMetricsContract.name) ? [] : fresh(earlierDaysCalls(board, diagnosis, lookback));
+  const earlierDays = board.unavailable.has(getMetricsContract.name) ? [] : fresh([...earlierDaysCalls(board, diagnosis, lookback), ...beforeRootChangeCalls(board, diagnosis)]);
   if (deepDive.length > 0 || announcements.length > 0 || earlierDays.length > 0) return [...deepDive, ...announcements, ...earlierDays];
 
   if (!diagnosis.incident || !diagnosis.root || board.unavailable.has(searchRunbooksContract.name)) return [];

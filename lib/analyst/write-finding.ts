@@ -99,7 +99,7 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
     // A mechanism read from the change alone would only repeat the change sentence below.
     !mechanism?.restatesChange && mechanism?.words,
     ...circumstances.map(({ words }) => words),
-    suspectChange && `${/^[aeiou]/i.test(suspectChange.kind) ? 'An' : 'A'} ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${quoteMessage(suspectChange.summary)}") came just before the trouble.`,
+    suspectChange && `${/^[aeiou]/i.test(suspectChange.kind) ? 'An' : 'A'} ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${quoteMessage(suspectChange.summary)}") ${changeTiming(cause.principles)}.`,
     firstError && `First errors: ${firstError.description}.`,
     firstMetric && `${firstMetric.description}.`,
     demand && demandWords(demand),
@@ -189,6 +189,14 @@ const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDra
     followUps: transients.length > 0 ? ['Consider tuning the alarm (longer evaluation period or more datapoints to alarm) so brief spikes do not page.'] : [],
   };
 };
+
+/** How the change is tied to the trouble in time: just before it, before a long clean run ended, or before the idle work next ran. */
+const changeTiming = (applied: readonly Principle[]): string =>
+  applied.includes('change-ended-clean-run')
+    ? 'came before the trouble, and its failures, absent before it, began only after it'
+    : applied.includes('change-shows-when-work-resumes')
+      ? 'was made while the work it affects was idle, and the trouble began when that work next ran'
+      : 'came just before the trouble';
 
 /**
  * With no evidence of a cause, the honest answer is "could not tell": say what alerted, what was

@@ -114,8 +114,8 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'failure-dated-by-its-kind',
   'category-from-change-effect',
   'own-defect-first',
-  // Found on a nightly export whose scheduler lost its permission between runs (a scheduler: other).
-  'change-shows-when-work-resumes',
+  // Found on a table whose capacity was capped 17 hours before its evening peak (dynamodb).
+  'change-ended-clean-run',
   // General knowledge no tuning scenario exercises yet: kept because removing it cost accuracy on unseen incidents; it still owes two families.
   'client-change-at-shared-resource',
   'certificate-over-change',
@@ -128,6 +128,9 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'mechanism-credentials',
   'mechanism-configuration',
   'remedy-restart-for-credentials',
+  // Fallbacks for an incident nothing else explains: as more incidents are explained, one family is left.
+  'dependency-or-undetermined',
+  'remedy-escalate-dependency',
 ]);
 
 const { scenarios } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);
