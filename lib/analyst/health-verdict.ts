@@ -5,7 +5,7 @@ import { probingOf } from './client-error-probes.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
-import { quoteMessage } from './quote.ts';
+import { quoteMessage } from '../text/quote.ts';
 import { withSharedResourceUsers } from './service-map.ts';
 import { iso, isFault, namesService, neighboursOf, severityOfLine, windowOf, type Signal } from './signals.ts';
 

@@ -16,7 +16,7 @@ import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { judgeHealth, type Explanation } from './health-verdict.ts';
 import { labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
 import type { Principle } from './principles.ts';
-import { quoteMessage } from './quote.ts';
+import { quoteMessage } from '../text/quote.ts';
 import { calleesOf, collectSignals, isFault, severityOfLine, windowOf, type Signal } from './signals.ts';
 
 /**

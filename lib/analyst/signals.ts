@@ -5,7 +5,7 @@ import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { causesIn } from './cause-signals.ts';
 import { isBadShift, isEventCount, meaningOf } from './metric-semantics.ts';
-import { quoteMessage } from './quote.ts';
+import { quoteMessage } from '../text/quote.ts';
 
 /** One thing that went wrong (or moved) at one service, with the evidence ref that shows it. */
 export interface Signal {
