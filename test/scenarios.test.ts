@@ -50,7 +50,7 @@ describe('bundled scenarios', () => {
 
   const all = files.map(load);
 
-  it.each(candidates)('%s parses with the scenario schema', (file) => {
+  it.skipIf(candidates.length === 0).each(candidates)('%s parses with the scenario schema', (file) => {
     expect(() => load(file)).not.toThrow();
   });
 
@@ -130,7 +130,7 @@ describe('bundled scenarios', () => {
     it.skipIf(file.startsWith('candidates/'))('has realistic volumes of data', () => {
       const logs = s.environment.logs ?? [];
       expect(logs.length).toBeGreaterThanOrEqual(40);
-      expect(logs.length).toBeLessThanOrEqual(250);
+      expect(logs.length).toBeLessThanOrEqual(600);
       expect(s.environment.services?.length ?? 0).toBeGreaterThanOrEqual(4);
       expect(s.environment.accountId).toMatch(/^\d{12}$/);
       expect(statSync(join(dir, file)).size).toBeLessThan(300 * 1024);

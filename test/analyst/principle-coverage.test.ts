@@ -87,11 +87,9 @@ const withoutReasoning = (finding: Finding): Finding => {
  */
 const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // Verdict (health-verdict.ts): each explains one kind of resource's benign trouble.
-  'retired-resource',
   'draining-backlog',
   'automated-probing',
   'brief-spike-recovered',
-  'standing-condition',
   // Placement: the roots they find are clients, so they shape compute (or Lambda) roots only.
   'own-side-complaint',
   'fault-on-the-way',
