@@ -49,20 +49,21 @@ export const SAME_TIME_MS = 2 * 60_000;
 /** An epoch-ms time as ISO-8601, without the noise of zero milliseconds. */
 export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
-/** Bursts of errors: templates that were absent (or much rarer) early in the window and show up later. */
 /** Words that say something failed, whatever level the line was logged at. */
 const failureStated = /\b(error|exception|fail(s|ed|ure)?|refused|denied|expired|timed out|unable to|cannot|could not)\b/i;
 
 /**
- * How severe a log line is: its level, or ERROR when its own words state a failure with a cause
+ * The level a log line deserves: its own, or ERROR when its words state a failure with a cause
  * (a TLS handshake error on an expired certificate that a server logs at INFO). A level is what the
  * code's author chose; the words say what happened.
  */
-export const severityOfLine = (line: { level: string; message: string }): number => {
-  const logged = severityOf(line.level);
-  return logged < severityOf('ERROR') && failureStated.test(line.message) && causesIn(line.message).length > 0 ? severityOf('ERROR') : logged;
-};
+const levelOfLine = (line: { level: string; message: string }): string =>
+  severityOf(line.level) < severityOf('ERROR') && failureStated.test(line.message) && causesIn(line.message).length > 0 ? 'ERROR' : line.level;
 
+/** How severe a log line is, by the level it deserves (levelOfLine). */
+export const severityOfLine = (line: { level: string; message: string }): number => severityOf(levelOfLine(line));
+
+/** Bursts of errors: templates that were absent (or much rarer) early in the window and show up later. */
 const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
   const span = Math.max(window.end - window.start, 1);
   const earlyEnd = window.start + span / 3;
@@ -74,7 +75,7 @@ const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
   }
   const signals: Signal[] = [];
   for (const [service, lines] of byService) {
-    const mine = (subset: typeof lines) => mineTemplates(subset.map((line) => ({ t: line.at, level: severityOfLine(line) > severityOf(line.level) ? 'ERROR' : line.level, message: line.message, service })));
+    const mine = (subset: typeof lines) => mineTemplates(subset.map((line) => ({ t: line.at, level: levelOfLine(line), message: line.message, service })));
     const countsIn = (subset: typeof lines) => new Map(mine(subset).map((template) => [template.template, template.count]));
     const early = countsIn(lines.filter((line) => line.at < earlyEnd));
     const late = countsIn(lines.filter((line) => line.at >= lateStart));
