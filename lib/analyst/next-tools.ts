@@ -4,6 +4,7 @@ import type { Diagnosis } from './diagnose.ts';
 import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
 import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
+import { MAX_SINCE_MINUTES } from '../tools/contracts/shared-inputs.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import { upstreamWriters } from './bad-data-source.ts';
 import { isSharedCapacity } from './load-source.ts';
@@ -15,9 +16,6 @@ import { windowOf } from './signals.ts';
 
 /** Planned work (a maintenance window, a test) is often announced days before it happens: a week of changes finds it. */
 const ANNOUNCEMENT_LOOKBACK_MINUTES = 7 * 24 * 60;
-
-/** The furthest back the metrics tool reads (get_metrics sinceMinutes). */
-const MAX_LOOKBACK_MINUTES = 7 * 24 * 60;
 
 /** Earlier days compared with an alarm's window: a daily job shows a day before, a weekly one a week before. */
 const COMPARED_DAYS = 7;
@@ -75,7 +73,7 @@ const beforeRootChangeCalls = (board: EvidenceBoard, diagnosis: Diagnosis): Plan
   const older = board.changes.filter((change) => change.service === root && couldBreak(change) && change.at < readFrom);
   if (older.length === 0) return [];
   const from = Math.min(...older.map((change) => change.at)) - CLEAN_RUN_LEAD_MS;
-  const sinceMinutes = Math.min(MAX_LOOKBACK_MINUTES, Math.ceil((end - from) / 60_000));
+  const sinceMinutes = Math.min(MAX_SINCE_MINUTES, Math.ceil((end - from) / 60_000));
   return [{ name: getMetricsContract.name, arguments: { service: root, sinceMinutes } }];
 };
 

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 
+/** The furthest back a tool reads: a week, in minutes. */
+export const MAX_SINCE_MINUTES = 7 * 24 * 60;
+
 export const sinceMinutes = (defaultMinutes: number) =>
   z
     .number()
     .int()
     .positive()
-    .max(7 * 24 * 60)
+    .max(MAX_SINCE_MINUTES)
     .default(defaultMinutes)
     .describe(`How far back to look, in minutes before the incident's now (default ${defaultMinutes}).`);
 
