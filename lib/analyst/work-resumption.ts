@@ -12,9 +12,10 @@ const IDLE_MS = 30 * 60_000;
  * metrics (invocations, requests, messages): the first reading above zero after the change. When
  * the metrics do not reach back to the change, or show work going on, the change's own time stands.
  */
-export const workResumption =
-  (board: EvidenceBoard) =>
-  (change: Change): number => {
+export const workResumption = (board: EvidenceBoard): ((change: Change) => number) => {
+  // Each change is dated once: the placement asks about the same changes for every link it weighs.
+  const dated = new Map<Change, number>();
+  const resumptionOf = (change: Change): number => {
     const services = new Set([change.service, ...calleesOf(board.services ?? [], change.service)]);
     const demand = board.series.filter((series) => services.has(series.service) && meaningOf(series.name) === 'demand');
     const readings = demand.flatMap((series) => series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
@@ -22,3 +23,11 @@ export const workResumption =
     const resumed = Math.min(...readings.filter((reading) => reading.t >= change.at && reading.v > 0).map((reading) => reading.t));
     return Number.isFinite(resumed) && resumed - change.at > IDLE_MS ? resumed : change.at;
   };
+  return (change) => {
+    const known = dated.get(change);
+    if (known !== undefined) return known;
+    const at = resumptionOf(change);
+    dated.set(change, at);
+    return at;
+  };
+};
