@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, ResourceNotFoundException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, inject, onTestFinished } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { afterAll, inject, onTestFinished, TestRunner } from 'vitest';
 import { ensureTable, localClient } from '../../local/dynamodb-local.ts';
 import { DynamoDbStore, type DynamoDbStoreOptions } from '../../lib/store/dynamodb-store.ts';
 
@@ -41,7 +40,7 @@ export const freshStore = async (options: Partial<DynamoDbStoreOptions> = {}) =>
   const tableName = `test-${randomUUID()}`;
   await ensureTable(client, tableName);
   const table = { client, tableName };
-  if (getCurrentTest()) onTestFinished(() => drop(table));
+  if (TestRunner.getCurrentTest()) onTestFinished(() => drop(table));
   else fileTables.push(table);
   return { client, tableName, store: new DynamoDbStore({ client, tableName, ...options }) };
 };
