@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signPagerDutyBody } from '../../lib/triggers/pagerduty-signature.ts';
 import { incidentAnnotated } from './pagerduty-samples.ts';
 
@@ -114,6 +114,8 @@ describe('sre-agent serve, end to end', () => {
     expect(types).toContain('tool.result');
     expect(types.at(-1)).toBe('notification');
 
+    // The investigation reads succeeded once the notification is committed; the sends follow it.
+    await vi.waitFor(() => expect(pagerDuty.requests.length + slack.requests.length).toBeGreaterThanOrEqual(2), { timeout: 30_000, interval: 100 });
     expect(pagerDuty.requests).toHaveLength(1);
     const note = pagerDuty.requests[0]!;
     expect(note.method).toBe('POST');
