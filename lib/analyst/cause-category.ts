@@ -36,6 +36,8 @@ export interface CategoryInputs {
   wroteBadData: boolean;
   /** The root was found by the load it put on a shared resource. */
   overloads: boolean;
+  /** The root is the one caller still failing on a dependency its other callers came through (stale-view.ts). */
+  heldStale?: boolean;
 }
 
 /** What the evidence at the root says, by vote (errors and metrics count double; "config" is a weak word). */
@@ -83,8 +85,10 @@ const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs,
 
 /** The category the evidence supports, and the principle that decided it: how the root was found, a capacity cut, the change, then what the root's evidence names. */
 export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
-  const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads } = inputs;
+  const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads, heldStale } = inputs;
   const voted = votedCategory(rootSignals);
+  // What the caller holds from before is its own configuration, unless its failures name a mechanism outright (a pinned certificate).
+  if (heldStale) return { category: voted && decisiveCategories.has(voted) ? voted : 'config', principle: 'sole-failing-caller' };
   const shown: TracedCategory = wroteBadData
     ? { category: 'data', principle: 'bad-data-writer' }
     : capacityCutAt(board, root, rootOnset)

@@ -8,6 +8,7 @@ import { blameChainTraced } from './blame-chain.ts';
 import { handlerBehind } from './work-handler.ts';
 import { workResumption } from './work-resumption.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
+import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
@@ -52,6 +53,8 @@ export interface IncidentCause {
   overloads?: string;
   /** The root took the account quota it shares with this service, which is throttled for it. */
   starves?: string;
+  /** The root is the one caller still failing on a dependency its other callers came through. */
+  staleView?: StaleView;
   /** The caller of an external root also calls another external provider. */
   alternativeProvider: boolean;
   alreadyRestarting: boolean;
@@ -218,6 +221,16 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     }
   }
 
+  // A dependency that serves the callers that stumbled with it is working; the one still failing holds a stale view of it.
+  const staleView = overload ? undefined : staleViewOf(board, root, current, onsetOf, suspectChange);
+  if (staleView) {
+    applied.push('sole-failing-caller');
+    const at = chain.indexOf(staleView.caller);
+    if (at >= 0) chain.splice(at + 1);
+    else chain.push(staleView.caller);
+    root = staleView.caller;
+  }
+
   // A consumer that cannot read what a producer wrote shows the producer's bad data; the change
   // that explains it came before the item was written, which may be long before it was read.
   const writer = producerOfBadData(board, root, current);
@@ -246,8 +259,12 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     ...(foundByEffect ? { failuresExplained: evidenceKinds } : {}),
     wroteBadData: writer !== undefined,
     overloads: overload,
+    heldStale: staleView !== undefined && root === staleView.caller,
   });
-  const mechanism = mechanismOf(root, rootSignals, suspectChange, changeCategory);
+  const heldStale = staleView && root === staleView.caller ? staleView : undefined;
+  const mechanism: Mechanism | undefined = heldStale
+    ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
+    : mechanismOf(root, rootSignals, suspectChange, changeCategory);
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
   return {
@@ -263,9 +280,10 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     rootOnset,
     chain,
     candidates: [...new Set([...chain].reverse().concat(ranked.map((candidate) => candidate.service)))],
-    affected: anomalies.filter((anomaly) => anomaly.service !== root).sort((a, b) => a.onset - b.onset).map(({ service, onset }) => ({ service, onset })),
+    affected: anomalies.filter((anomaly) => anomaly.service !== root && anomaly.service !== heldStale?.dependency).sort((a, b) => a.onset - b.onset).map(({ service, onset }) => ({ service, onset })),
     suspectChange,
     callerOfRoot,
+    ...(heldStale ? { staleView: heldStale } : {}),
     overloads: overload && !sharedQuotaWith ? loaded : undefined,
     starves: overload ? sharedQuotaWith : undefined,
     alternativeProvider:

@@ -7,6 +7,7 @@ import { capacityCutAt } from './lowered-setting.ts';
 import { poisonRecordOf, type PoisonRecord } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
+import type { StaleHolding } from './stale-view.ts';
 
 type Step = FindingDraft['remediation'][number];
 
@@ -28,6 +29,8 @@ export interface RemediationInputs {
   capacityCut?: Change;
   /** A record that fails on every retry, and where it is stuck. */
   poison?: PoisonRecord;
+  /** What the root, the one caller still failing on a dependency that serves the others, holds from before (stale-view.ts). */
+  staleHolding?: StaleHolding;
 }
 
 const step = (action: RemediationAction, target: string, detail: string): Step => ({ action, target, detail });
@@ -77,8 +80,22 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads, capacityCut }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads, capacityCut, staleHolding }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
+  // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
+  // cached; a pin is its own configuration and survives a restart, so it is corrected first.
+  if (staleHolding === 'certificate') {
+    return plan('sole-failing-caller', [
+      step('apply-fix', root, `Update what ${root} pins or trusts to the dependency's current certificate (pin the CA or the new key, keeping a backup pin).`),
+      step('restart', root, `Restart ${root} so it loads the corrected trust.`),
+    ]);
+  }
+  if (staleHolding) {
+    return plan('sole-failing-caller', [
+      step('restart', root, `Restart ${root} so it drops the ${staleHolding} it cached and reads the current one.`),
+      step('apply-fix', root, `Make ${root} refresh its ${staleHolding} when calls fail (a short DNS TTL, re-reading the secret on an authentication error), as the callers that recovered do.`),
+    ]);
+  }
   // Capacity someone cut is given back now, and the setting that cut it (a schedule, a maximum) reverted so it does not happen again.
   if (capacityCut) {
     return plan('capacity-cut', [
@@ -145,6 +162,7 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   overloads: cause.overloads ?? cause.starves,
   capacityCut: capacityCutAt(board, cause.root, cause.rootOnset),
   poison: poisonRecordOf(board, cause),
+  staleHolding: cause.staleView?.holding,
 });
 
 /** Remediation actions named in a runbook's steps, in order. */

@@ -126,6 +126,10 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'mechanism-credentials',
   'mechanism-configuration',
   'remedy-restart-for-credentials',
+  // A third party's roots are one family by definition; they shaped a second only through a pinned-certificate
+  // incident (an EC2 caller) that was blamed on the provider until sole-failing-caller placed it at the caller.
+  'provider-is-external',
+  'remedy-provider-failover-or-limit',
   // Fallbacks for an incident nothing else explains: as more incidents are explained, one family is left.
   'dependency-or-undetermined',
   'remedy-escalate-dependency',

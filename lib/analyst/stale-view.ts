@@ -1,0 +1,84 @@
+import { causesIn } from './cause-signals.ts';
+import type { Change, EvidenceBoard } from './evidence-board.ts';
+import { callersOf } from './service-map.ts';
+import { severityOfLine, type Signal } from './signals.ts';
+
+/**
+ * A dependency that its other callers came through is working. When something happened to it (a
+ * failover, a rotated secret, a renewed certificate), every caller stumbled at the same moment;
+ * those that recovered re-resolved, re-read or re-trusted it. The one caller still failing on it
+ * holds what it cached or pinned from before: that caller is where the fault is now.
+ */
+
+/** What the failing caller holds from before: read from its failures and from what changed. */
+export type StaleHolding = 'credential' | 'certificate' | 'address';
+
+export interface StaleView {
+  /** The caller still failing on the dependency. */
+  caller: string;
+  /** The dependency that serves its other callers again. */
+  dependency: string;
+  /** The callers that failed at the same moment and work again. */
+  recovered: string[];
+  /** When the callers stumbled together. */
+  stumbledAt: number;
+  holding: StaleHolding;
+}
+
+/** Callers stumble together within this much of each other. */
+const TOGETHER_MS = 15 * 60_000;
+/** A caller whose last complaint is this old, and that went on working after it, has recovered. */
+const QUIET_MS = 10 * 60_000;
+
+const WARNING = 2;
+
+const failingNow = (current: readonly Signal[], service: string): boolean =>
+  current.some((signal) => signal.service === service && signal.ongoing && (signal.kind === 'errors' || signal.kind === 'metric' || signal.kind === 'trend' || signal.kind === 'alarm'));
+
+const holdingOf = (failures: string, change: Change | undefined): StaleHolding => {
+  const labels = new Set(causesIn(`${failures} ${change ? `${change.summary} ${JSON.stringify(change.details ?? {})}` : ''}`).map((hit) => hit.label));
+  if (labels.has('certificate')) return 'certificate';
+  if (labels.has('credentials') || /rotat|secret|password/i.test(change?.summary ?? '')) return 'credential';
+  return 'address';
+};
+
+/**
+ * The caller that still fails on `dependency` while every other caller that stumbled with it
+ * recovered. Needs the dependency to show no fault of its own, exactly one caller failing now, and
+ * at least one other caller whose complaints began within minutes of that caller's and ended (it
+ * logged on without them, or its alarm is back to OK).
+ */
+export const staleViewOf = (board: EvidenceBoard, dependency: string, current: readonly Signal[], onsetOf: (service: string) => number, change: Change | undefined): StaleView | undefined => {
+  const callers = callersOf(board, dependency);
+  if (callers.length < 2 || failingNow(current, dependency)) return undefined;
+  const failing = callers.filter((caller) => failingNow(current, caller));
+  if (failing.length !== 1) return undefined;
+  const caller = failing[0]!;
+  const onset = onsetOf(caller);
+  if (!Number.isFinite(onset)) return undefined;
+  const end = Math.max(...board.logs.map((line) => line.at));
+  const recovered = callers.filter((other) => {
+    if (other === caller) return false;
+    const lines = board.logs.filter((line) => line.service === other);
+    const complaints = lines.filter((line) => severityOfLine(line) >= WARNING);
+    if (!complaints.some((line) => Math.abs(line.at - onset) <= TOGETHER_MS)) return false;
+    const lastComplaint = Math.max(...complaints.map((line) => line.at));
+    const workedOn = lines.some((line) => line.at > lastComplaint) && end - lastComplaint >= QUIET_MS;
+    const alarmBack = board.alarms.some((alarm) => alarm.service === other && alarm.state === 'OK' && alarm.since !== undefined && Date.parse(alarm.since) > lastComplaint - TOGETHER_MS);
+    return workedOn || alarmBack;
+  });
+  if (recovered.length === 0) return undefined;
+  const failures = current.filter((signal) => signal.service === caller).map((signal) => signal.text).join(' ');
+  const stumbledAt = Math.min(onset, ...board.logs.filter((line) => recovered.includes(line.service) && severityOfLine(line) >= WARNING && Math.abs(line.at - onset) <= TOGETHER_MS).map((line) => line.at));
+  return { caller, dependency, recovered, stumbledAt, holding: holdingOf(failures, change) };
+};
+
+const heldWords: Readonly<Record<StaleHolding, string>> = {
+  credential: 'the credential it cached before the secret changed (the previous password)',
+  certificate: 'the certificate or public key it pinned before the certificate changed',
+  address: 'the address it cached (a DNS answer or pooled connections) for an endpoint that has since moved',
+};
+
+/** The mechanism in plain words, for the summary. */
+export const staleViewWords = (view: StaleView): string =>
+  `${view.dependency} serves ${view.recovered.join(', ')} again, which failed with ${view.caller} at first; ${view.caller} still fails on it because it holds ${heldWords[view.holding]}.`;

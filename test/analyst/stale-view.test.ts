@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { inferCause } from '../../lib/analyst/infer-cause.ts';
+import { at, boardFrom, linesFrom, series, sorted, step } from './board-builder.ts';
+
+const START = '2026-05-04T10:00:00.000Z';
+const lines = linesFrom(START);
+
+interface Shape {
+  /** What happened to the shared dependency at minute 60. */
+  change?: { kind: string; summary: string };
+  /** The failing caller's complaint, from minute 61 on. */
+  failure: string;
+  /** The other caller stumbles at minute 60 and then works on. */
+  otherStumbles?: boolean;
+  /** The other caller keeps failing too. */
+  otherKeepsFailing?: boolean;
+  /** The dependency's own connections run at their limit from minute 60. */
+  dependencyFaulty?: boolean;
+  dependencyKind?: string;
+  callerKind?: string;
+}
+
+/** Two callers of one dependency; `refund-api` fails from minute 61 to minute 120. */
+const board = ({ change, failure, otherStumbles = true, otherKeepsFailing = false, dependencyFaulty = false, dependencyKind = 'rds', callerKind = 'ecs' }: Shape) =>
+  boardFrom({
+    brief: 'CloudWatch alarm refund-api-5xx is in ALARM',
+    services: [
+      { name: 'care-console', kind: 'ecs', dependsOn: ['refund-api'] },
+      { name: 'refund-api', kind: callerKind, dependsOn: ['ledger'] },
+      { name: 'payments-api', kind: 'ecs', dependsOn: ['ledger'] },
+      { name: 'ledger', kind: dependencyKind },
+    ],
+    alarms: [
+      { name: 'refund-api-5xx', service: 'refund-api', state: 'ALARM', since: at(START, 64) },
+      { name: 'payments-api-5xx', service: 'payments-api', state: otherKeepsFailing ? 'ALARM' : 'OK', since: at(START, otherKeepsFailing ? 64 : 66) },
+    ],
+    ...(change ? { changes: [{ service: 'ledger', timestamp: at(START, 60), ...change }] } : {}),
+    logs: sorted([
+      ...lines('refund-api', 0, 4, 15, 'INFO', (index) => `POST /v1/refunds 201 order=ORD-${1000 + index}`),
+      ...lines('refund-api', 61, 2, 30, 'ERROR', (index) => `POST /v1/refunds order=ORD-${2000 + index} failed: ${failure}`),
+      ...lines('payments-api', 0, 3, 40, 'INFO', (index) => `POST /v2/payments 201 id=p${index}`),
+      ...(otherStumbles ? lines('payments-api', 60, 1, 2, 'ERROR', () => 'db error on POST /v2/payments: Connection lost: The server closed the connection') : []),
+      ...(otherKeepsFailing ? lines('payments-api', 62, 2, 29, 'ERROR', (index) => `POST /v2/payments id=q${index} failed: ${failure}`) : []),
+      ...lines('payments-api', 121, 1, 1, 'INFO', () => 'POST /v2/payments 201 id=last'),
+    ]),
+    metrics: [
+      { service: 'refund-api', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, step(61, 0, 12)) },
+      { service: 'ledger', name: 'DatabaseConnections', points: series(START, 120, dependencyFaulty ? step(60, 120, 1000) : () => 120) },
+      ...(dependencyFaulty ? [{ service: 'ledger', name: 'ConnectionErrors', points: series(START, 120, step(60, 0, 40)) }] : []),
+    ],
+  });
+
+const failover = { kind: 'infrastructure', summary: 'FailoverDBCluster ledger to ledger-instance-2' };
+const readOnly = 'ERROR 1290 (HY000): The MySQL server is running with the --read-only option so it cannot execute this statement';
+
+describe('the one caller still failing on a dependency that serves the callers that stumbled with it', () => {
+  it('is the root: it holds an address from before the failover, restarted first, then made to refresh it', () => {
+    const cause = inferCause(board({ change: failover, failure: readOnly }));
+    expect(cause).toMatchObject({ verdict: 'incident', root: 'refund-api', category: 'config', staleView: { dependency: 'ledger', recovered: ['payments-api'], holding: 'address' } });
+    expect(cause.verdict === 'incident' && cause.principles).toContain('sole-failing-caller');
+    const { draft } = diagnose(board({ change: failover, failure: readOnly }));
+    expect(draft.rootCause.summary).toContain('ledger serves payments-api again');
+    expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['restart refund-api', 'apply-fix refund-api']);
+  });
+
+  it('holds the previous credential after a rotation, and a pinned key after a certificate change, whose category is certificate', () => {
+    const rotated = inferCause(board({ change: { kind: 'config', summary: 'RotateSecret prod/ledger/app' }, failure: 'password authentication failed for user "ledger_app"', dependencyKind: 'other', callerKind: 'lambda' }));
+    expect(rotated).toMatchObject({ root: 'refund-api', staleView: { holding: 'credential' } });
+    const pinned = board({ failure: 'tls: pinned public key check failed for api.ledger.example: presented chain matches none of the pins', dependencyKind: 'external' });
+    expect(inferCause(pinned)).toMatchObject({ root: 'refund-api', category: 'certificate', staleView: { holding: 'certificate' } });
+    expect(diagnose(pinned).draft.remediation.map(({ action }) => action)).toEqual(['apply-fix', 'restart']);
+  });
+
+  it('is not blamed when no other caller stumbled with it, when the others still fail, or when the dependency shows a fault of its own', () => {
+    for (const shape of [
+      { change: failover, failure: readOnly, otherStumbles: false },
+      { change: failover, failure: readOnly, otherKeepsFailing: true },
+      { change: failover, failure: readOnly, dependencyFaulty: true },
+    ]) {
+      const cause = inferCause(board(shape));
+      expect(cause.verdict === 'incident' && cause.staleView).toBeFalsy();
+      expect(cause.verdict === 'incident' && cause.principles).not.toContain('sole-failing-caller');
+    }
+  });
+});
