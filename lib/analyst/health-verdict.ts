@@ -213,13 +213,28 @@ interface DayRise {
  * shows around it; a count of events that is silent reads zero there, and where it falls silent after
  * its peak it came back to zero.
  */
+/**
+ * Sums over different periods (a week read per 15 minutes beside today per minute) compare only
+ * over the same period: finer sums are added up into the coarsest one's periods, which also smooths
+ * a short burst as the coarser reading did on earlier days.
+ */
+const summedInto = (points: readonly [number, number][], periodMs: number): [number, number][] => {
+  const buckets = new Map<number, number>();
+  for (const [t, value] of points) {
+    const bucket = Math.floor(t / periodMs) * periodMs;
+    buckets.set(bucket, (buckets.get(bucket) ?? 0) + value);
+  }
+  return [...buckets];
+};
+
 const recurrenceOf = (series: readonly Series[], service: string, name: string, at: number, ref: string): Omit<Explanation, 'subject'> | undefined => {
   const orientation = meaningOf(name) === 'bad-down' ? -1 : 1;
   const byTime = new Map<number, Reading>();
-  for (const [timestamp, value] of series
-    .filter((candidate) => candidate.service === service && candidate.name === name)
-    .flatMap((candidate) => [...candidate.points, ...(candidate.earlierDays ?? []).flatMap((day) => day.points)])) {
-    byTime.set(Date.parse(timestamp), { t: Date.parse(timestamp), v: orientation * value, raw: value });
+  const measured = series.filter((item) => item.service === service && item.name === name);
+  const coarsest = Math.max(0, ...measured.map((item) => (item.stat === 'Sum' ? item.periodSeconds ?? 0 : 0))) * 1000;
+  for (const candidate of measured) {
+    const points = [...candidate.points, ...(candidate.earlierDays ?? []).flatMap((day) => day.points)].map(([timestamp, value]): [number, number] => [Date.parse(timestamp), value]);
+    for (const [t, value] of candidate.stat === 'Sum' && coarsest > 0 ? summedInto(points, coarsest) : points) byTime.set(t, { t, v: orientation * value, raw: value });
   }
   const readings = [...byTime.values()].sort((a, b) => a.t - b.t);
   const between = (from: number, to: number) => readings.filter((reading) => reading.t >= from && reading.t <= to);
@@ -309,9 +324,15 @@ const watchedBy = (series: readonly Series[], alert: Alert): Series[] => {
   const serviceWords = wordsOf(alert.service);
   const alertWords = [...wordsOf(alert.name)].filter((word) => !serviceWords.has(word));
   const alertClasses = measureClassesOf(alertWords.join(' '));
-  return healthMeasuresAt(series, alert.service).filter(
-    (candidate) => alertWords.some((word) => wordsOf(candidate.name).has(word)) || [...measureClassesOf(candidate.name)].some((label) => alertClasses.has(label)),
+  const shared = (candidate: Series) => alertWords.filter((word) => wordsOf(candidate.name).has(word)).length;
+  const named = healthMeasuresAt(series, alert.service).filter(
+    (candidate) => shared(candidate) > 0 || [...measureClassesOf(candidate.name)].some((label) => alertClasses.has(label)),
   );
+  // An alarm on how much of a capacity is used ("write-capacity-high" on ConsumedWriteCapacityUnits) watches that
+  // demand measure when its name says more of it than of any health measure.
+  const mostNamed = Math.max(0, ...named.map(shared));
+  const demand = series.filter((candidate) => candidate.service === alert.service && meaningOf(candidate.name) === 'demand' && shared(candidate) >= 2 && shared(candidate) > mostNamed);
+  return demand.length > 0 ? demand : named;
 };
 
 /**
@@ -331,6 +352,9 @@ const recurringAlert = (series: readonly Series[], alert: Alert, watched: readon
   }
   return undefined;
 };
+
+/** A measure of work failing or refused, which no schedule excuses. */
+const failureWords = /error|fault|fail|5xx|4xx|dead|dlq|timeout|crash|oom|kill|throttl|reject|denied|block|unhealthy/i;
 
 /** Why a signal is benign, if the evidence says so. Errors and failures are never explained by announced load. */
 const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, 'subject'> | undefined => {
@@ -420,6 +444,17 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     const why = benignAlert(board, alert, signals, benignWhy, windowStart);
     if (why) explained.push({ subject: alert.name, ...why });
     else unexplained.push(alert);
+  }
+  // What rose at the same moment as a recurring load, at the client that sends it or the resource it lands on,
+  // without failing anything (the work taking longer, more of it), is that load.
+  const recurringLoads = [
+    ...alerts.flatMap((alert) => (alert.service && alert.since !== undefined && explained.some((item) => item.subject === alert.name && item.principle === 'recurring-rise') ? [{ service: alert.service, at: alert.since }] : [])),
+    ...[...benignWhy].flatMap(([signal, why]) => (why.principle === 'recurring-rise' ? [{ service: signal.service, at: signal.at }] : [])),
+  ];
+  for (const signal of signals) {
+    if (benignWhy.has(signal) || !isFault(signal) || !signal.ongoing || signal.kind !== 'metric' || failureWords.test(signal.text)) continue;
+    const load = recurringLoads.find((item) => item.service !== signal.service && neighboursOf(board, item.service).has(signal.service) && Math.abs(signal.at - item.at) <= RECURRENCE_TOLERANCE_MS);
+    if (load) benignWhy.set(signal, { principle: 'rose-with-recurring-load', service: signal.service, ref: signal.ref, why: `it rose with ${load.service}'s recurring load, at the same time (${iso(load.at)}), and fails nothing: the same schedule's work` });
   }
   // Benign trouble worth naming: whatever was bad enough to count, anything at a retired resource (its
   // silence is expected), and a spike that recurs on a schedule (it will page again).

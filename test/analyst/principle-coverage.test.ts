@@ -88,6 +88,8 @@ const withoutReasoning = (finding: Finding): Finding => {
 const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // Verdict (health-verdict.ts): each explains one kind of resource's benign trouble.
   'draining-backlog',
+  // Found on a blind sweep (a nightly sync Lambda's duration rising with its table's recurring write load).
+  'rose-with-recurring-load',
   'automated-probing',
   'brief-spike-recovered',
   // Placement: the roots they find are clients, so they shape compute (or Lambda) roots only.

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom } from './board-builder.ts';
+
+const TODAY = '2026-12-01T00:00:00.000Z';
+const DAY = 24 * 60;
+/** Write capacity used per minute: a nightly sync from 02:00 to 03:00 writes `nightly`, otherwise 10,000. */
+const usedPerMinute = (minuteOfDay: number, nightly: number) => (minuteOfDay >= 120 && minuteOfDay < 180 ? nightly : 10_000);
+
+/** Minutes from `from` to `to` (minutes after TODAY), every `every` minutes, each `value(minute)`. */
+const points = (from: number, to: number, every: number, value: (minute: number) => number): [string, number][] =>
+  Array.from({ length: Math.floor((to - from) / every) }, (_, index) => from + index * every).map((minute) => [at(TODAY, minute), value(minute)]);
+
+interface Night {
+  /** Tonight's use per minute during the sync (earlier nights: 80,000). */
+  tonight?: number;
+  /** The sync's client: what it shows, and from which minute of today. */
+  client?: { name: string; from: number };
+}
+
+/** Three earlier days read per 15 minutes, today per minute until 02:30, an alarm on the capacity used since 02:06, no throttles. */
+const sweep = ({ tonight = 80_000, client = { name: 'Duration', from: 120 } }: Night) =>
+  boardFrom({
+    brief: 'Scheduled health sweep',
+    services: [
+      { name: 'gateway-sync', kind: 'lambda', dependsOn: ['soil-readings'] },
+      { name: 'soil-readings', kind: 'dynamodb' },
+    ],
+    alarms: [{ name: 'soil-readings-write-capacity-high', service: 'soil-readings', state: 'ALARM', since: at(TODAY, 126) }],
+    metrics: [
+      { service: 'soil-readings', name: 'ConsumedWriteCapacityUnits', stat: 'Sum', periodSeconds: 900, points: points(-3 * DAY, 0, 15, (minute) => 15 * usedPerMinute(((minute % DAY) + DAY) % DAY, 80_000)) },
+      { service: 'soil-readings', name: 'ConsumedWriteCapacityUnits', stat: 'Sum', periodSeconds: 60, points: points(0, 150, 1, (minute) => usedPerMinute(minute, tonight)) },
+      // Named by the alarm's "write" too, but it watches the capacity used: never a throttle.
+      { service: 'soil-readings', name: 'WriteThrottleEvents', stat: 'Sum', periodSeconds: 3600, points: points(-3 * DAY, 150, 60, () => 0) },
+      { service: 'gateway-sync', name: 'Invocations', stat: 'Sum', periodSeconds: 300, points: points(0, 150, 5, (minute) => (minute >= 120 ? 120 : 2)) },
+      { service: 'gateway-sync', name: client.name, stat: 'Average', periodSeconds: 300, points: points(0, 150, 5, (minute) => (minute >= client.from ? 3000 : 300)) },
+    ],
+  });
+
+describe('a recurring load read at two periods', () => {
+  it('compares today per minute with earlier days per 15 minutes over the same period, and what its client shows with it is that load', () => {
+    const { draft } = diagnose(sweep({}));
+    expect(draft.incident).toBe(false);
+    expect(draft.rootCause.summary).toMatch(/recurs on a schedule: ConsumedWriteCapacityUnits at soil-readings rose the same way/);
+    expect(draft.rootCause.summary).toMatch(/Duration at gateway-sync .* rose with soil-readings's recurring load/);
+  });
+
+  it('is not excused when tonight writes far more than earlier nights, nor is its client when it fails or when its rise came long before the load', () => {
+    expect(diagnose(sweep({ tonight: 240_000 })).draft.incident).toBe(true);
+    expect(diagnose(sweep({ client: { name: 'Errors', from: 120 } })).draft.incident).toBe(true);
+    expect(diagnose(sweep({ client: { name: 'Duration', from: 60 } })).draft.incident).toBe(true);
+  });
+});
