@@ -34,7 +34,7 @@ const sharersOf = (board: EvidenceBoard, pool: string): string[] => {
 };
 
 /** Mechanisms that belong to the resource itself, whatever its clients do. */
-const ownFaults: ReadonlySet<string> = new Set(['disk', 'AWS infrastructure', 'certificate', 'credentials', 'access denied', 'disabled key', 'network', 'bad data']);
+const ownFaults: ReadonlySet<string> = new Set(['disk', 'burst credits', 'AWS infrastructure', 'certificate', 'credentials', 'access denied', 'disabled key', 'network', 'bad data']);
 
 /**
  * Whether a service's own evidence (`own`: its signals) names a fault that belongs to it, by the

@@ -31,6 +31,7 @@ const mechanismPrinciples: Readonly<Record<string, Principle>> = {
   connections: 'mechanism-connections',
   disk: 'mechanism-disk',
   threads: 'mechanism-threads',
+  'burst credits': 'mechanism-burst-credits',
   'replication lag': 'mechanism-replication-lag',
   'table scan': 'mechanism-table-scan',
   throttling: 'mechanism-throttling',
@@ -76,6 +77,10 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
       return `A storage volume at ${root} is filling: free space keeps falling toward zero.`;
     case 'threads':
       return `${root} runs out of threads or file descriptors.`;
+    case 'burst credits':
+      return /cpu/i.test(text)
+        ? `${root} spent its CPU credits: it is held to its baseline CPU, so work queues behind it.`
+        : `${root} spent its storage burst credits (BurstBalance down to zero): its disk I/O is held to the volume's baseline IOPS, so reads and writes queue.`;
     case 'replication lag':
       return `Replication lag at ${root}: the replica cannot keep up with the write load it is sent.`;
     case 'table scan':

@@ -9,11 +9,12 @@ const failureWords = 'throttl|error|fault|fail|5xx|4xx|reject|block|denied|timeo
 
 const rules: readonly [RegExp, MetricMeaning][] = [
   [/unhealthy/i, 'bad-up'],
-  [/free|available|healthy|success|hit.?rate|uptime/i, 'bad-down'],
+  // What is left (free space, burst or CPU credits a resource spends above its baseline) runs out going down.
+  [/free|available|healthy|success|hit.?rate|uptime|burst.?balance|(?<!surplus)credit.?balance|io.?balance|byte.?balance/i, 'bad-down'],
   // Work refused or thrown away (blocked by a firewall, denied, filtered out, discarded) is lost work; so is what lands in a dead-letter queue.
   [new RegExp(`${failureWords}|filtered|discard|dlq`, 'i'), 'bad-up'],
   [/latency|duration|response.?time|p9\d|wait|oldest|(^|[^a-z])age([^a-z]|$)|lag|backlog|visible|delay|queue|depth|iterator/i, 'bad-up'],
-  [/cpu|memory|mem|heap|utili[sz]ation|connections|pool|checked.?out|leased|disk|storage.?used|bytes.?used|swap|saturation|concurren|threads|file.?descriptors|burst.?balance|gc/i, 'bad-up'],
+  [/cpu|memory|mem|heap|utili[sz]ation|connections|pool|checked.?out|leased|disk|storage.?used|bytes.?used|swap|saturation|concurren|threads|file.?descriptors|gc/i, 'bad-up'],
   [/request|invocation|count|rps|tps|throughput|iops|incoming|messages|notifications|records|events|published|delivered|sent|received|consumed|traffic|sessions|users/i, 'demand'],
 ];
 

@@ -41,7 +41,7 @@ const step = (action: RemediationAction, target: string, detail: string): Step =
  * throughput are not freed by a restart, they need capacity. Then the cause is fixed.
  */
 const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyRestarting: boolean): Step[] => {
-  const consumed = mechanism === 'disk' || mechanism === 'replication lag' || mechanism === 'throttling';
+  const consumed = mechanism === 'disk' || mechanism === 'replication lag' || mechanism === 'throttling' || mechanism === 'burst credits';
   if (consumed || alreadyRestarting) {
     return [step('scale', root, `Give ${root} more headroom (${mechanism === 'disk' ? 'storage' : 'capacity'}) now.`), step('apply-fix', root, `Remove what keeps consuming it at ${root}.`)];
   }

@@ -38,6 +38,12 @@ const readings: readonly [name: string, meaning: MetricMeaning, eventCount: bool
   ['ApproximateNumberOfMessagesVisible', 'bad-up', false],
   ['IteratorAge', 'bad-up', false],
   ['ReplicaLag', 'bad-up', false],
+  // Credits a resource spends above its baseline: what is left runs out going down; surplus credits charged pile up.
+  ['BurstBalance', 'bad-down', false],
+  ['CPUCreditBalance', 'bad-down', false],
+  ['EBSIOBalance%', 'bad-down', false],
+  ['EBSByteBalance%', 'bad-down', false],
+  ['CPUSurplusCreditBalance', 'bad-up', false],
 ];
 
 describe('what a metric name says', () => {
