@@ -32,6 +32,7 @@ const mechanismPrinciples: Readonly<Record<string, Principle>> = {
   disk: 'mechanism-disk',
   threads: 'mechanism-threads',
   'burst credits': 'mechanism-burst-credits',
+  'IP addresses': 'mechanism-ip-addresses',
   'replication lag': 'mechanism-replication-lag',
   'table scan': 'mechanism-table-scan',
   throttling: 'mechanism-throttling',
@@ -77,6 +78,8 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
       return `A storage volume at ${root} is filling: free space keeps falling toward zero.`;
     case 'threads':
       return `${root} runs out of threads or file descriptors.`;
+    case 'IP addresses':
+      return `${root} is running out of IP addresses: its free addresses fall to zero, so new network interfaces (pods, tasks, functions in the VPC) cannot get one.`;
     case 'burst credits':
       return /cpu/i.test(text)
         ? `${root} spent its CPU credits: it is held to its baseline CPU, so work queues behind it.`

@@ -60,6 +60,7 @@ export const principles = {
   'mechanism-memory': 'a process stopped at its memory limit has run out of memory',
   'mechanism-connections': 'a connection limit reached refuses new connections',
   'mechanism-disk': 'a volume whose free space runs out is full',
+  'mechanism-ip-addresses': 'a subnet out of free addresses cannot give new network interfaces one',
   'mechanism-burst-credits': 'a resource that spent the credits it bursts on is held to its baseline',
   'mechanism-threads': 'a process out of threads or file descriptors cannot take more work',
   'mechanism-replication-lag': 'a replica that cannot keep up with the write load it is sent falls behind',

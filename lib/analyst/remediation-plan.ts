@@ -41,6 +41,8 @@ const step = (action: RemediationAction, target: string, detail: string): Step =
  * throughput are not freed by a restart, they need capacity. Then the cause is fixed.
  */
 const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyRestarting: boolean): Step[] => {
+  // Address space is neither freed by a restart nor scaled: it is added to (a secondary CIDR, larger subnets) or used more sparingly.
+  if (mechanism === 'IP addresses') return [step('apply-fix', root, `Give ${root} more address space (a secondary CIDR or larger subnets), or use fewer addresses per workload (prefix delegation, fewer warm IPs).`)];
   const consumed = mechanism === 'disk' || mechanism === 'replication lag' || mechanism === 'throttling' || mechanism === 'burst credits';
   if (consumed || alreadyRestarting) {
     return [step('scale', root, `Give ${root} more headroom (${mechanism === 'disk' ? 'storage' : 'capacity'}) now.`), step('apply-fix', root, `Remove what keeps consuming it at ${root}.`)];
