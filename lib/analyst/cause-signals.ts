@@ -6,7 +6,7 @@ import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.
  * failure says about itself in common stacks (AWS SDKs, JVM, Node, Postgres, MySQL, nginx).
  */
 export const causePatterns: readonly { category: RootCauseCategory; pattern: RegExp; label: string }[] = [
-  { category: 'certificate', label: 'certificate', pattern: /certificate|x509|\btls: |pinned (public )?key|public key pin|\bssl\b|tls handshake|handshake fail|cert(ificate)?.{0,20}expir|PKIX|CERT_HAS_EXPIRED|unable to verify/i },
+  { category: 'certificate', label: 'certificate', pattern: /x509|\btls: |pinned (public )?key|public key pin|\bssl\b|tls handshake|handshake fail|cert(ificate)?.{0,20}expir|PKIX|CERT_HAS_EXPIRED|unable to verify|certificates?\b.{0,80}(expir|invalid|verif|valid|revoked|trust|mismatch|chain|authority|issuer|altname|renew|not after|not before|pin)|(expir|invalid|verif|revoked|untrusted|renew|ssl|tls|x509|acm|server|client|peer|leaf|intermediate|self.signed|issuer|\bca)\W{1,3}(\w+\W{1,3}){0,3}certificates?\b/i },
   { category: 'permissions', label: 'disabled key', pattern: /KMS.{0,40}(disabled|pending deletion)|DisabledException|KMSInvalidStateException|key .{0,30}is disabled/i },
   { category: 'permissions', label: 'credentials', pattern: /password authentication failed|Access denied for user|authentication failed|invalid (credentials|password|api.?key)|SignatureDoesNotMatch|secret.{0,40}(rotat|stale|cached)/i },
   { category: 'permissions', label: 'access denied', pattern: /AccessDenied|not authori[sz]ed|UnauthorizedOperation|is not authorized to perform|permission denied|Forbidden|\b403\b|InvalidClientTokenId|ExpiredToken|KMS.{0,20}(denied|disabled)/i },

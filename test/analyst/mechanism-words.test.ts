@@ -17,6 +17,20 @@ describe('what an error says about its cause', () => {
     expect(labels('POST /payments failed: HTTP 503 Service Unavailable pspReference=null')).not.toContain('bad data');
   });
 
+  it('a TLS certificate that fails is a certificate cause in the words of each stack; a certificate in the business sense is not', () => {
+    const phrasings = [
+      'x509: certificate signed by unknown authority',
+      'SSL_do_handshake() failed (SSL: error:0A000415:SSL routines::sslv3 alert certificate expired)',
+      'Error [ERR_TLS_CERT_ALTNAME_INVALID]: Hostname/IP does not match certificate\'s altnames',
+      'unable to get local issuer certificate',
+      'All renewals failed. The following certificates could not be renewed',
+      'tls: pinned public key check failed for api.example.com',
+    ];
+    for (const text of phrasings) expect(labels(text), text).toContain('certificate');
+    expect(labels('medical certificate lookup for C25189 fell back to cached record (registry slow)')).not.toContain('certificate');
+    expect(labels('gift certificate GC-2231 redeemed for order 7781')).not.toContain('certificate');
+  });
+
   it('a null dereference is a code defect, which a release brings, not bad data', () => {
     expect(causesIn('java.lang.NullPointerException: Cannot invoke "Tier.code()"')).toEqual([expect.objectContaining({ label: 'code defect', category: 'deploy' })]);
   });
