@@ -1,5 +1,6 @@
 import { causesIn } from './cause-signals.ts';
 import type { Change } from './evidence-board.ts';
+import { timeoutSettingOf } from './lowered-setting.ts';
 import { labelsAt } from './mechanism.ts';
 import type { Signal } from './signals.ts';
 
@@ -38,7 +39,12 @@ const configuringKinds = new Set(['config', 'feature-flag', 'iam', 'network', 'c
 export const failureKindsOfChange = (change: Change): Set<string> => {
   if (!configuringKinds.has(change.kind)) return new Set();
   const text = `${change.summary} ${change.details ? JSON.stringify(change.details) : ''}`;
-  return new Set([...settingEffects.filter(({ pattern }) => pattern.test(text)).map(({ label }) => label), ...causesIn(text).filter((hit) => hit.category !== 'config').map((hit) => hit.label)]);
+  return new Set([
+    ...settingEffects.filter(({ pattern }) => pattern.test(text)).map(({ label }) => label),
+    ...causesIn(text).filter((hit) => hit.category !== 'config').map((hit) => hit.label),
+    // A timeout it wrote cuts off what takes longer.
+    ...(timeoutSettingOf(change) ? ['cut off'] : []),
+  ]);
 };
 
 /**
@@ -50,6 +56,8 @@ const unnamedFailures: readonly { label: string; pattern: RegExp }[] = [
   { label: 'redelivery', pattern: /duplicate|twice|redeliver|more than once|receive.?count|MessagesReceived|dead.?letter|\bdlq\b/i },
   { label: 'undelivered', pattern: /filtered|undeliver|not delivered|never (got|received|arrived)|missing (email|message|notification)s?/i },
   { label: 'health checks', pattern: /health.?checks?|unhealthy|UnHealthyHost/i },
+  // Requests given up on before their answer came: a gateway's 504, a peer that closed the connection, a client that aborted.
+  { label: 'cut off', pattern: /(^|[^0-9])504([^0-9]|$)|gateway.?time.?out|EPIPE|client closed|closed (the )?connection|(^|[^0-9])499([^0-9]|$)|aborted after|deadline exceeded/i },
   // An identity the callee no longer accepts: HTTP 401 and the words APIs answer it with.
   { label: 'credentials', pattern: /\b401\b|unauthori[sz]ed|invalid.?(api.?key|access.?key(.?id)?|token|credentials?|signature)|key.?not.?active|expired.?token/i },
   // A connection that never got through, in the words clients time out or are refused with that do not

@@ -1,6 +1,6 @@
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { causesIn } from './cause-signals.ts';
-import { capacityCutAt, loweredBy } from './lowered-setting.ts';
+import { capacityCutAt, loweredBy, timeoutSettingOf } from './lowered-setting.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
@@ -150,6 +150,12 @@ export const mechanismOf = (root: string, rootSignals: readonly Signal[], change
   }
   if (change && changeCategory) {
     // What the change itself touched (a network ACL entry, a limit) can name the mechanism when the evidence does not.
+    // A timeout setting the change wrote cuts off what takes longer: the setting and its value say how.
+    const timeout = change.kind === 'deploy' ? undefined : timeoutSettingOf(change);
+    if (timeout) {
+      const set = timeout.value === undefined ? timeout.name : `${timeout.name} set to ${timeout.value}`;
+      return { label: 'cut off', category: changeCategory, words: `A timeout of ${change.service} changed (${set}): requests that take longer are cut off before their answer comes.`, principle: 'mechanism-timeout-setting' };
+    }
     const touched = causesIn(`${change.summary} ${JSON.stringify(change.details ?? {})}`)[0]?.label;
     const touchedWords = touched ? phrase(touched, root, rootSignals, `${text} ${change.summary}`, change) : '';
     if (touched && touchedWords) return { label: touched, category: changeCategory, words: touchedWords, principle: 'mechanism-from-change' };

@@ -5,7 +5,7 @@
 export type MetricMeaning = 'bad-up' | 'bad-down' | 'demand' | 'unknown';
 
 /** Words of things that go wrong one at a time: each is an error, a refusal, a retry or a kill. */
-const failureWords = 'throttl|error|fault|fail|5xx|4xx|reject|block|denied|timeout|dead|retry|restart|oom|kill|evict|exception|crash|drop';
+const failureWords = 'throttl|error|fault|fail|5xx|4xx|(?<![0-9])5[0-9]{2}(?![0-9])|reject|block|denied|timeout|dead|retry|restart|oom|kill|evict|exception|crash|drop';
 
 const rules: readonly [RegExp, MetricMeaning][] = [
   [/unhealthy/i, 'bad-up'],

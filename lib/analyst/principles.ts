@@ -75,6 +75,7 @@ export const principles = {
   'mechanism-code-defect': 'code that fails on values it does not expect has a defect',
   'mechanism-infrastructure': 'impaired infrastructure under a resource degrades it',
   'mechanism-configuration': 'errors that name a setting say a configuration is wrong',
+  'mechanism-timeout-setting': 'a timeout setting that changed cuts off the requests that take longer than it',
   'mechanism-from-change': 'with no mechanism in the evidence, what the change touched names it',
   'provider-failing-calls': 'a third party whose calls fail fails our services where they depend on it',
   'load-gives-way': 'how a loaded shared resource gives way is read from its own evidence',

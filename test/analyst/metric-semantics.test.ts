@@ -12,6 +12,8 @@ const readings: readonly [name: string, meaning: MetricMeaning, eventCount: bool
   ['TargetErrorCount', 'bad-up', true],
   ['HTTPCode_Target_5XX_Count', 'bad-up', true],
   ['HTTPCode_ELB_4XX_Count', 'bad-up', true],
+  ['HTTPCode_ELB_504_Count', 'bad-up', true],
+  ['HTTPCode_Target_2XX_Count', 'demand', true],
   ['ThrottledRequests', 'bad-up', true],
   ['ConditionalCheckFailedRequests', 'bad-up', true],
   ['ErrorPortAllocation', 'bad-up', true],

@@ -126,6 +126,8 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'mechanism-burst-credits',
   // Found on blind EKS worker subnets out of addresses (other).
   'mechanism-ip-addresses',
+  // Found on blind scenarios (an ALB idle timeout cut, a Lambda's own client timeout lowered); neither is in the tuning suite yet.
+  'mechanism-timeout-setting',
   'mechanism-replication-lag',
   'mechanism-table-scan',
   'mechanism-disabled-key',
