@@ -126,13 +126,23 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'change-effect-matches', datedByItsFailure }];
     if (datedByItsFailure || !onPath || category === undefined || rootStarved) return [];
     if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own-change' }];
-    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS) return [{ link, change, weight: closeness, because: 'caller-change' }];
+    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS && !failsForUnchangedCaller(context, link)) return [{ link, change, weight: closeness, because: 'caller-change' }];
     return [];
   });
   const best = explanations.sort((a, b) => b.weight - a.weight)[0];
   if (!best) return undefined;
   const principles: Principle[] = [best.because, ...(best.datedByItsFailure ? (['failure-dated-by-its-kind'] as const) : []), ...(shownAt(best.change) !== best.change.at ? (['change-shows-when-work-resumes'] as const) : [])];
   return { ...best, principles };
+};
+
+/**
+ * The root fails for another caller too, one that did not change: the trouble is the root's own,
+ * whatever changed at `changedCaller` (a provider whose probe fails as our release's calls do).
+ */
+const failsForUnchangedCaller = ({ services, changes, root, rootOnset, evidence }: ChangeContext, changedCaller: string): boolean => {
+  const others = new Set(services.filter((node) => node.name !== changedCaller && node.dependsOn.includes(root)).map((node) => node.name));
+  const unchanged = (caller: string) => !changes.some((change) => change.service === caller && Math.abs(change.at - rootOnset) <= TRIGGERING_CHANGE_MS);
+  return evidence.some((signal) => signal.kind === 'mentioned' && signal.service === root && signal.from !== undefined && others.has(signal.from) && unchanged(signal.from) && Math.abs(signal.at - rootOnset) <= TRIGGERING_CHANGE_MS);
 };
 
 /** A resource without telemetry of its own that calls nothing: a key, a secret, a rule. */
