@@ -3,7 +3,7 @@ import { alertsOf, type Alert } from './alerts.ts';
 import { announcedWindowAround, announcedWindowOf } from './announced-window.ts';
 import { probingOf } from './client-error-probes.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
-import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf } from './metric-semantics.ts';
+import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { withSharedResourceUsers } from './service-map.ts';
@@ -196,6 +196,20 @@ interface DayRise {
 }
 
 /**
+ * Sums over different periods (a week read per 15 minutes beside today per minute) compare only
+ * over the same period: finer sums are added up into the coarsest one's periods, which also smooths
+ * a short burst as the coarser reading did on earlier days.
+ */
+const summedInto = (points: readonly [number, number][], periodMs: number): [number, number][] => {
+  const buckets = new Map<number, number>();
+  for (const [t, value] of points) {
+    const bucket = Math.floor(t / periodMs) * periodMs;
+    buckets.set(bucket, (buckets.get(bucket) ?? 0) + value);
+  }
+  return [...buckets];
+};
+
+/**
  * A rise that happened at the same time of day on earlier days is a scheduled job's load (a nightly
  * reindex, a daily sweep), not a new fault, only when the record shows all of this:
  * - on an earlier day the measure rose the bad way at the same time, by at least half as much as today;
@@ -213,20 +227,6 @@ interface DayRise {
  * shows around it; a count of events that is silent reads zero there, and where it falls silent after
  * its peak it came back to zero.
  */
-/**
- * Sums over different periods (a week read per 15 minutes beside today per minute) compare only
- * over the same period: finer sums are added up into the coarsest one's periods, which also smooths
- * a short burst as the coarser reading did on earlier days.
- */
-const summedInto = (points: readonly [number, number][], periodMs: number): [number, number][] => {
-  const buckets = new Map<number, number>();
-  for (const [t, value] of points) {
-    const bucket = Math.floor(t / periodMs) * periodMs;
-    buckets.set(bucket, (buckets.get(bucket) ?? 0) + value);
-  }
-  return [...buckets];
-};
-
 const recurrenceOf = (series: readonly Series[], service: string, name: string, at: number, ref: string): Omit<Explanation, 'subject'> | undefined => {
   const orientation = meaningOf(name) === 'bad-down' ? -1 : 1;
   const byTime = new Map<number, Reading>();
@@ -353,9 +353,6 @@ const recurringAlert = (series: readonly Series[], alert: Alert, watched: readon
   return undefined;
 };
 
-/** A measure of work failing or refused, which no schedule excuses. */
-const failureWords = /error|fault|fail|5xx|4xx|dead|dlq|timeout|crash|oom|kill|throttl|reject|denied|block|unhealthy/i;
-
 /** Why a signal is benign, if the evidence says so. Errors and failures are never explained by announced load. */
 const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, 'subject'> | undefined => {
   const retired = retiredExplanation(board, signal.service);
@@ -452,7 +449,7 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     ...[...benignWhy].flatMap(([signal, why]) => (why.principle === 'recurring-rise' ? [{ service: signal.service, at: signal.at }] : [])),
   ];
   for (const signal of signals) {
-    if (benignWhy.has(signal) || !isFault(signal) || !signal.ongoing || signal.kind !== 'metric' || failureWords.test(signal.text)) continue;
+    if (benignWhy.has(signal) || !isFault(signal) || !signal.ongoing || signal.kind !== 'metric' || measuresFailure(signal.text)) continue;
     const load = recurringLoads.find((item) => item.service !== signal.service && neighboursOf(board, item.service).has(signal.service) && Math.abs(signal.at - item.at) <= RECURRENCE_TOLERANCE_MS);
     if (load) benignWhy.set(signal, { principle: 'rose-with-recurring-load', service: signal.service, ref: signal.ref, why: `it rose with ${load.service}'s recurring load, at the same time (${iso(load.at)}), and fails nothing: the same schedule's work` });
   }

@@ -39,6 +39,11 @@ const eventCount = new RegExp(`${failureWords}|events?$|count$`, 'i');
 
 export const isEventCount = (metricName: string): boolean => eventCount.test(metricName);
 
+const failureMeasure = new RegExp(`${failureWords}|dlq|unhealthy`, 'i');
+
+/** A measure of work failing or refused (errors, throttles, 5XX, a dead-letter queue), which no schedule or announcement excuses. */
+export const measuresFailure = (metricName: string): boolean => failureMeasure.test(metricName);
+
 /** What a measure is about, whatever its exact name: an alarm called "orders-backlog-high" watches a queue's visible messages. */
 const measureClasses: readonly [string, RegExp][] = [
   ['backlog', /backlog|visible|depth|queue|message|iterator|oldest|(^|[^a-z])age([^a-z]|$)|lag/i],
