@@ -124,23 +124,15 @@ export const recordResult = (board: EvidenceBoard, tool: string, ref: string, da
     case getMetricsContract.name: {
       const keyOf = (item: MetricSeriesSummary) => `${item.service}|${item.name}|${canonicalJson(item.dimensions ?? {})}|${item.stat ?? ''}|${item.periodSeconds ?? ''}`;
       const fresh = (output.series as MetricSeriesSummary[]).map((item) => ({ ...item, ref }));
-      // A series read again with earlier days (compareDaysBefore) keeps its first reading and gains those days.
-      const awaitingEarlierDays = new Map<string, EvidenceBoard['series'][number]>();
-      for (const series of board.series) {
-        const key = keyOf(series);
-        if (!series.earlierDays && !awaitingEarlierDays.has(key)) awaitingEarlierDays.set(key, series);
-      }
+      // A series read again keeps its first reading; the board holds one series per key (addUnique).
+      const knownByKey = new Map(board.series.map((series) => [keyOf(series), series]));
       for (const item of fresh) {
-        const key = keyOf(item);
-        const known = item.earlierDays ? awaitingEarlierDays.get(key) : undefined;
+        const known = knownByKey.get(keyOf(item));
         if (!known) continue;
-        known.earlierDays = item.earlierDays;
-        awaitingEarlierDays.delete(key);
-      }
-      // A series read again from further back keeps its first, finer reading and gains the longer one as its history.
-      for (const item of fresh) {
-        const known = board.series.find((series) => keyOf(series) === keyOf(item));
-        if (known && item.points.length > 0 && (known.points.length === 0 || item.points[0]![0] < known.points[0]![0])) known.history = item.points;
+        // Read again with earlier days (compareDaysBefore), it gains those days, once.
+        if (item.earlierDays && !known.earlierDays) known.earlierDays = item.earlierDays;
+        // Read again from further back, it keeps its finer reading and gains the longer one as its history.
+        if (item.points.length > 0 && (known.points.length === 0 || item.points[0]![0] < known.points[0]![0])) known.history = item.points;
       }
       addUnique(board.series, fresh, keyOf);
       break;

@@ -247,6 +247,8 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   const rootSignals = minedAtRoot.length > 0 ? minedAtRoot : rawErrorSignals(board, new Set([root]));
   if (minedAtRoot.length === 0 && rootSignals.length > 0) applied.push('sparse-root-errors');
   const changeCategory = suspectChange ? categoryOfChange(suspectChange.kind) : undefined;
+  // The stale view holds only while its caller is still the root (a bad-data writer further up moves it on).
+  const heldStale = staleView && root === staleView.caller ? staleView : undefined;
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
   const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
   const category = categoryTraced({
@@ -259,9 +261,8 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     ...(foundByEffect ? { failuresExplained: evidenceKinds } : {}),
     wroteBadData: writer !== undefined,
     overloads: overload,
-    heldStale: staleView !== undefined && root === staleView.caller,
+    heldStale: heldStale !== undefined,
   });
-  const heldStale = staleView && root === staleView.caller ? staleView : undefined;
   const mechanism: Mechanism | undefined = heldStale
     ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
     : mechanismOf(root, rootSignals, suspectChange, changeCategory);

@@ -32,9 +32,11 @@ export const capacityCutAt = (board: EvidenceBoard, root: string, onset: number)
       loweredBy(change.summary) !== undefined,
   );
 
-
 /** A setting of how long something waits before it gives up on a request (not how long a queued message stays hidden). */
 const timeoutSettingWords = /(?<!visibility.?)(idle.?timeout|timeout.?(seconds|ms|millis)|(read|request|connect|socket|response|gateway|client|upstream|proxy).?timeout|keep.?alive|deadline)/i;
+
+/** In a summary, only a setting shown with the value it now has was written ("read_timeout 30 -> 5", "timeout=5s"), never one "(unchanged)". */
+const timeoutWrittenInSummary = new RegExp(`([\\w./-]*(?:${timeoutSettingWords.source})[\\w./-]*)\\s*(?:[:=]\\s*|\\d+\\s*(?:->|→|=>|\\bto\\b)\\s*)(\\d+\\s*(?:ms|s|seconds)?)(?!\\s*\\(unchanged)`, 'i');
 
 /** The timeout setting a change wrote, and the value it wrote, read from its request (`{key, value}` or `{name, value}` pairs). */
 export const timeoutSettingOf = (change: Change): { name: string; value?: string } | undefined => {
@@ -49,7 +51,6 @@ export const timeoutSettingOf = (change: Change): { name: string; value?: string
   };
   visit(change.details);
   if (pairs[0]) return pairs[0];
-  // In a summary, only a setting shown with the value it now has was written ("read_timeout 30 -> 5", "timeout=5s"), never one "(unchanged)".
-  const written = new RegExp(`([\\w./-]*(?:${timeoutSettingWords.source})[\\w./-]*)\\s*(?:[:=]\\s*|\\d+\\s*(?:->|→|=>|\\bto\\b)\\s*)(\\d+\\s*(?:ms|s|seconds)?)(?!\\s*\\(unchanged)`, 'i').exec(change.summary);
+  const written = timeoutWrittenInSummary.exec(change.summary);
   return written ? { name: written[1]!, value: written[written.length - 1]!.trim() } : undefined;
 };

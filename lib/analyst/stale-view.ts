@@ -1,3 +1,4 @@
+import { severityOf } from '../analysis/log-templates.ts';
 import { causesIn } from './cause-signals.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { callersOf } from './service-map.ts';
@@ -20,8 +21,6 @@ export interface StaleView {
   dependency: string;
   /** The callers that failed at the same moment and work again. */
   recovered: string[];
-  /** When the callers stumbled together. */
-  stumbledAt: number;
   holding: StaleHolding;
 }
 
@@ -30,7 +29,7 @@ const TOGETHER_MS = 15 * 60_000;
 /** A caller whose last complaint is this old, and that went on working after it, has recovered. */
 const QUIET_MS = 10 * 60_000;
 
-const WARNING = 2;
+const WARNING = severityOf('WARN');
 
 const failingNow = (current: readonly Signal[], service: string): boolean =>
   current.some((signal) => signal.service === service && signal.ongoing && (signal.kind === 'errors' || signal.kind === 'metric' || signal.kind === 'trend' || signal.kind === 'alarm'));
@@ -69,8 +68,7 @@ export const staleViewOf = (board: EvidenceBoard, dependency: string, current: r
   });
   if (recovered.length === 0) return undefined;
   const failures = current.filter((signal) => signal.service === caller).map((signal) => signal.text).join(' ');
-  const stumbledAt = Math.min(onset, ...board.logs.filter((line) => recovered.includes(line.service) && severityOfLine(line) >= WARNING && Math.abs(line.at - onset) <= TOGETHER_MS).map((line) => line.at));
-  return { caller, dependency, recovered, stumbledAt, holding: holdingOf(failures, change) };
+  return { caller, dependency, recovered, holding: holdingOf(failures, change) };
 };
 
 const heldWords: Readonly<Record<StaleHolding, string>> = {
