@@ -4,6 +4,9 @@
  * excursions. A sustained or ongoing excursion is an onset; a brief one that recovered is a transient
  * spike, the stuff of false alarms. A steady rise (a leak) is dated from where the rise begins, not from
  * where it first crosses a threshold.
+ *
+ * A series read at a coarse period has too few points to measure its noise. There, only a clean step
+ * counts: the newest points all beyond every earlier one, by a wide margin.
  */
 import { differenceNoiseSigma, median, robustSigma } from './robust-statistics.ts';
 import { segmentByMean } from './segmentation.ts';
@@ -50,11 +53,24 @@ export interface OnsetOptions {
   minRelativeChange?: number;
   /** Smallest shift in robust sigmas of the baseline's noise, default 4. */
   minScore?: number;
+  /** The series sums events per period (a Sum or SampleCount), so its newest period may still be filling and read low. */
+  newestMayBePartial?: boolean;
 }
 
 const DEFAULT_MIN_SCORE = 4;
 const DEFAULT_MIN_RELATIVE_CHANGE = 0.1;
 const MIN_POINTS = 6;
+/** A short series needs two points to set its level and one to depart from it. */
+const MIN_SHORT_POINTS = 3;
+/**
+ * With no noise to measure on a short series, the baseline's own spread stands in for it, but never
+ * less than this share of the baseline's level: two equal points do not make a noiseless series.
+ */
+const SHORT_NOISE_SHARE = 0.1;
+/** On a short series, each departing point must be at least this many times the earlier level, or that level divided by it. */
+const SHORT_FACTOR = 2;
+/** A short series' departure whose newest point keeps less than this share of its peak excess is passing. */
+const PASSING_SHARE = 0.5;
 /** A lone point, often a partially filled last period, is not a regime. */
 const MIN_REGIME_POINTS = 2;
 /** Segmentation penalty per change, in noise variances per log(points): a modified BIC. */
@@ -120,6 +136,8 @@ interface Thresholds {
 
 export function detectOnset(points: readonly Point[], options: OnsetOptions = {}): Onset | undefined {
   const thresholds = thresholdsOf(options);
+  const short = shortSeriesOnset(points, thresholds, options.newestMayBePartial ?? false);
+  if (short !== 'not short') return short;
   const series = analyseSeries(points, thresholds);
   if (!series) return undefined;
   const { times, values } = series;
@@ -159,6 +177,42 @@ export function detectTransientSpike(points: readonly Point[], options: OnsetOpt
     baseline: strongest.baseline,
     score: strongest.score,
   };
+}
+
+/**
+ * The onset of a series too short to segment (MIN_SHORT_POINTS to MIN_POINTS - 1 points): the longest
+ * run of newest points each of which at least doubled, or at least halved, the earlier points' level,
+ * and lies beyond their spread by the thresholds' score. A step that came back is not told from
+ * noise on so few points, so only a departure still there at the end counts; and as on a long series,
+ * a lone newest point is no regime (it may be a partial period, or hold a blip and its recovery), nor
+ * is a departure already fallen back by more than half (unless the newest period may still be filling).
+ * Counts (whole numbers) vary by about the square root of their level by chance, so a few errors where
+ * there were none are not a departure.
+ */
+function shortSeriesOnset(points: readonly Point[], thresholds: Thresholds, newestMayBePartial: boolean): Onset | undefined | 'not short' {
+  const sorted = points.filter((point) => Number.isFinite(point.t) && Number.isFinite(point.v)).sort((a, b) => a.t - b.t);
+  if (sorted.length >= MIN_POINTS) return 'not short';
+  if (sorted.length < MIN_SHORT_POINTS) return undefined;
+  const values = sorted.map((point) => point.v);
+  const counts = values.every((value) => value >= 0 && Number.isInteger(value));
+  for (let start = MIN_REGIME_POINTS; start <= values.length - MIN_REGIME_POINTS; start++) {
+    const before = values.slice(0, start);
+    const after = values.slice(start);
+    const baseline = median(before);
+    const level = median(after);
+    const direction: Direction = level >= baseline ? 'up' : 'down';
+    const departed = (value: number) => (direction === 'up' ? value >= SHORT_FACTOR * baseline && value > Math.max(...before) : value <= baseline / SHORT_FACTOR && value < Math.min(...before));
+    if (!after.every(departed)) continue;
+    // Fallen back by more than half of its peak, it is passing, not a new level; unless the newest period of a sum is still filling.
+    const excess = after.map((value) => Math.abs(value - baseline));
+    if (!newestMayBePartial && excess.at(-1)! < PASSING_SHARE * Math.max(...excess)) continue;
+    const sigma = Math.max(Math.max(...before) - Math.min(...before), SHORT_NOISE_SHARE * Math.abs(baseline), counts ? Math.sqrt(Math.max(baseline, 1)) : 0, Number.MIN_VALUE);
+    const change = Math.abs(level - baseline);
+    const shift: Shift = { direction, score: change / sigma, relativeChange: change / Math.max(Math.abs(baseline), sigma) };
+    if (!passes(shift, thresholds, 1)) continue;
+    return { at: sorted[start]!.t, baseline, level, ...shift };
+  }
+  return undefined;
 }
 
 function thresholdsOf(options: OnsetOptions): Thresholds {

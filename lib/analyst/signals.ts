@@ -207,7 +207,7 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
   const spans = new Map([...new Set(board.series.map((series) => series.service))].map((service) => [service, metricSpanOf(board, service)]));
   return board.series.flatMap((series): Signal[] => {
     const points = withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), spans.get(series.service)!);
-    const onset = detectOnset(points);
+    const onset = detectOnset(points, { newestMayBePartial: /^(sum|samplecount)$/i.test(series.stat ?? '') });
     const label = `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
     const base = { service: series.service, ref: series.ref, text: label };
     const exhaustion = exhaustionOf(series, points);

@@ -64,7 +64,7 @@ describe('detectOnset', () => {
 
   it('finds nothing in a constant series or one that is too short', () => {
     expect(detectOnset(series(60, () => 3, 0))).toBeUndefined();
-    expect(detectOnset(series(5, (i) => (i >= 3 ? 100 : 0), 0))).toBeUndefined();
+    expect(detectOnset(series(2, (i) => (i >= 1 ? 100 : 0), 0))).toBeUndefined();
   });
 
   it('ignores a brief spike that recovered, which detectTransientSpike reports', () => {
@@ -95,6 +95,41 @@ describe('detectOnset', () => {
     expect(onset?.at).toBe(at(45));
     expect(onset?.baseline).toBe(0);
     expect(onset?.level).toBe(5);
+  });
+
+  describe('on a series read at a coarse period (fewer than six points)', () => {
+    const points = (values: number[]) => values.map((v, i) => ({ t: at(i), v }));
+
+    it('finds a clean step that is still there at the end', () => {
+      expect(detectOnset(points([10, 11, 10, 40, 42]))).toMatchObject({ at: at(3), direction: 'up', baseline: 10, level: 41 });
+      expect(detectOnset(points([1000, 980, 1010, 400, 380]))).toMatchObject({ at: at(3), direction: 'down', baseline: 1000 });
+      expect(detectOnset(points([0, 0, 0, 100, 100]))).toMatchObject({ at: at(3), direction: 'up' });
+      expect(detectOnset(points([7, 9, 30, 34]))?.at).toBe(at(2));
+    });
+
+    it('does not read a lone newest point as a new level: it may be a partial period or hold a blip and its recovery', () => {
+      expect(detectOnset(points([10, 11, 10, 12, 60]))).toBeUndefined();
+    });
+
+    it('needs the level at least doubled or halved, since there is no noise to measure', () => {
+      expect(detectOnset(points([30, 31, 29, 45, 47]))).toBeUndefined();
+      expect(detectOnset(points([1000, 980, 1010, 600, 580]))).toBeUndefined();
+    });
+
+    it('does not take a few events where there were none for a departure: counts vary by about their square root', () => {
+      expect(detectOnset(points([0, 0, 2, 1, 1]))).toBeUndefined();
+      expect(detectOnset(points([0, 0, 30, 25, 28]))?.at).toBe(at(2));
+    });
+
+    it('reads a departure that has fallen back by more than half as passing, unless the newest period of a sum may still be filling', () => {
+      expect(detectOnset(points([5, 5, 5, 50, 20]))).toBeUndefined();
+      expect(detectOnset(points([83, 77, 2078, 2079, 958]))).toBeUndefined();
+      expect(detectOnset(points([83, 77, 2078, 2079, 958]), { newestMayBePartial: true })?.at).toBe(at(2));
+    });
+
+    it('needs the newest points beyond every earlier point, not a climb that overlaps them', () => {
+      expect(detectOnset(points([10, 20, 30, 40, 50]))).toBeUndefined();
+    });
   });
 
   it('honours the thresholds', () => {
