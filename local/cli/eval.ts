@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { evaluateBaseline } from '../baseline.ts';
 import { evaluateScenario, formatTable, loadScenarioDirectory, summarize, type EvaluationReport, type ScenarioResult } from '../evaluation.ts';
 import { selectModel } from '../model-selection.ts';
+import { withCoarserMetrics } from '../coarser-metrics.ts';
 import { BUNDLED_SCENARIOS_DIR } from '../scenario-files.ts';
 import { openLocalSession } from '../session.ts';
 import { existingDirectory, positiveInteger, providerOption, toolsOption } from './arguments.ts';
@@ -17,9 +18,12 @@ export const evalCommand = (): Command =>
     .option('--json <file>', 'also write the results as JSON to this file')
     .option('--data-dir <dir>', 'keep DynamoDB Local data here (default: in memory)')
     .option('--baseline', 'bare-model baseline: one call with the trigger and all the data, no tools, no workflow')
+    .option('--coarsen <factor>', 'read every metric at this many times its period (sums add, extremes keep the extreme, the rest average): do the diagnoses hold on sparse data?', positiveInteger, 1)
     .addOption(toolsOption())
-    .action(async (options: { scenarios: string; provider?: string; repeat: number; json?: string; dataDir?: string; baseline?: boolean; tools: ToolChoice }) => {
-      const { scenarios, skipped } = loadScenarioDirectory(options.scenarios);
+    .action(async (options: { scenarios: string; provider?: string; repeat: number; json?: string; dataDir?: string; baseline?: boolean; coarsen: number; tools: ToolChoice }) => {
+      const loaded = loadScenarioDirectory(options.scenarios);
+      const { skipped } = loaded;
+      const scenarios = loaded.scenarios.map((scenario) => withCoarserMetrics(scenario, options.coarsen));
       for (const { file, problems } of skipped) {
         process.stderr.write(`skipped ${file}: invalid scenario\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`);
       }

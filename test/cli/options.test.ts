@@ -61,6 +61,8 @@ const badInput: [string[], RegExp, string][] = [
   [['eval', '--data-dir'], /option '--data-dir <dir>' argument missing/, 'sre-agent eval --help'],
   [['eval', '--basline'], /unknown option '--basline'/, 'sre-agent eval --help'],
   [['eval', 'extra'], /too many arguments for 'eval'/, 'sre-agent eval --help'],
+  [['eval', '--coarsen', '0'], /option '--coarsen <factor>' argument '0' is invalid\. expected a positive whole number/, 'sre-agent eval --help'],
+  [['eval', '--coarsen'], /option '--coarsen <factor>' argument missing/, 'sre-agent eval --help'],
   [['eval', '--tools', 'gcp'], /option '--tools <source>' argument 'gcp' is invalid/, 'sre-agent eval --help'],
 
   [['serve'], /required option '--scenario <fileOrId>' not specified/, 'sre-agent serve --help'],
