@@ -1,4 +1,5 @@
 import { detectOnset, detectTransientSpike, type Onset } from '../analysis/onset.ts';
+import { breaches, comparisonStatedIn, thresholdStatedIn, type Comparison } from '../domain/alarm-threshold.ts';
 import { fitTrend, hoursToLimit } from '../analysis/trend.ts';
 import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
@@ -203,10 +204,54 @@ const metricSpanOf = (board: EvidenceBoard, service: string): Window => {
   return { start: Math.min(...times), end: Math.max(...times) };
 };
 
+/** The earlier points within its threshold that a breach at a series' newest points must follow. */
+const BREACH_AFTER_POINTS = 3;
+const COMPARISON_WORDS: Record<Comparison, string> = { gt: 'above', ge: 'at or above', lt: 'below', le: 'at or below' };
+
+type Points = readonly { t: number; v: number }[];
+
+/** Where `points` newly crossed a threshold for good: the first of its newest points past it, after earlier points all within it. */
+const crossingOf = (points: Points, threshold: number, comparison: Comparison): number | undefined => {
+  let first = points.length;
+  while (first > 0 && breaches(points[first - 1]!.v, threshold, comparison)) first -= 1;
+  const earlier = points.slice(0, first);
+  return first < points.length && earlier.length >= BREACH_AFTER_POINTS && !earlier.some((point) => breaches(point.v, threshold, comparison)) ? first : undefined;
+};
+
+/**
+ * An alarm in ALARM evaluates its metric at its own period, often finer than the series read back,
+ * and states the threshold it crossed. Where no onset shows in a series at the alarm's service, the
+ * series' newest points past that threshold, after earlier points all within it, are the breach the
+ * alarm saw: a lone newest datapoint, which alone could be a partial period or noise, is a breach
+ * by the alarm's own reading. Only when that series is the one at the service that crossed so: the
+ * reason names a threshold, not the metric.
+ */
+const alarmedBreach = (board: EvidenceBoard, series: EvidenceBoard['series'][number], points: Points, pointsOf: (series: EvidenceBoard['series'][number]) => Points): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
+  for (const alarm of board.alarms.filter((candidate) => candidate.state === 'ALARM' && candidate.service === series.service)) {
+    const threshold = thresholdStatedIn(alarm.reason);
+    const comparison = comparisonStatedIn(alarm.reason);
+    if (threshold === undefined || !comparison) continue;
+    const direction = comparison === 'gt' || comparison === 'ge' ? 'up' : 'down';
+    const crossed = (candidate: EvidenceBoard['series'][number]) => isBadShift(candidate.name, direction) && crossingOf(pointsOf(candidate), threshold, comparison) !== undefined;
+    const first = crossingOf(points, threshold, comparison);
+    if (first === undefined || !crossed(series) || board.series.some((other) => other !== series && other.service === series.service && crossed(other))) continue;
+    return {
+      kind: 'metric',
+      at: points[first]!.t,
+      strength: 0.5,
+      ongoing: true,
+      substantial: true,
+      description: `${series.name} at ${series.service} went ${COMPARISON_WORDS[comparison]} the threshold of alarm ${alarm.name} (${round(threshold)}) at ${iso(points[first]!.t)}: ${round(points.at(-1)!.v)}`,
+    };
+  }
+  return undefined;
+};
+
 const metricSignals = (board: EvidenceBoard): Signal[] => {
   const spans = new Map([...new Set(board.series.map((series) => series.service))].map((service) => [service, metricSpanOf(board, service)]));
+  const pointsOf = (series: EvidenceBoard['series'][number]) => withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), spans.get(series.service)!);
   return board.series.flatMap((series): Signal[] => {
-    const points = withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), spans.get(series.service)!);
+    const points = pointsOf(series);
     const onset = detectOnset(points, { newestMayBePartial: /^(sum|samplecount)$/i.test(series.stat ?? '') });
     const label = `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
     const base = { service: series.service, ref: series.ref, text: label };
@@ -224,6 +269,8 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
       if (meaningOf(series.name) === 'demand' && onset.direction === 'up') return [{ ...common, kind: 'demand', substantial: onset.relativeChange >= 1 }];
       return [];
     }
+    const breach = alarmedBreach(board, series, points, pointsOf);
+    if (breach) return [{ ...base, ...breach }];
     const trend = steadyDrift(series, points);
     if (trend) return [{ ...base, ...trend }];
     const spike = detectTransientSpike(points);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { thresholdStatedIn } from '../domain/alarm-threshold.ts';
 import type { CloudWatchAlarmEvent, Trigger } from '../domain/trigger.ts';
 
 /** What the console charts about the alarm that started an investigation. */
@@ -50,10 +51,6 @@ const parseReasonData = (raw: string | undefined): z.infer<typeof reasonData> =>
 
 const comparisonIn = (reason: string | undefined): string | null => /\b((?:greater|less) than(?: or equal to)?) the threshold/.exec(reason ?? '')?.[1] ?? null;
 
-const thresholdIn = (reason: string | undefined): number | null => {
-  const match = /the threshold \((-?\d+(?:\.\d+)?)\)/.exec(reason ?? '');
-  return match ? Number(match[1]) : null;
-};
 
 const alarmViewOf = (event: CloudWatchAlarmEvent): AlarmView => {
   const { detail } = event;
@@ -71,7 +68,7 @@ const alarmViewOf = (event: CloudWatchAlarmEvent): AlarmView => {
     state: detail.state.value,
     onsetAt: isoTime(detail.state.timestamp ?? event.time) ?? event.time,
     reason: detail.state.reason ?? null,
-    threshold: data.threshold ?? thresholdIn(detail.state.reason),
+    threshold: data.threshold ?? thresholdStatedIn(detail.state.reason) ?? null,
     comparison: comparisonIn(detail.state.reason),
     statistic: stat?.stat ?? data.statistic ?? null,
     periodSeconds: stat?.period ?? data.period ?? null,

@@ -1,3 +1,4 @@
+import { breaches, comparisonStatedIn, thresholdStatedIn, type Comparison } from '../domain/alarm-threshold.ts';
 import { toMillis } from '../domain/time.ts';
 import type { CloudWatchAlarmEvent, Trigger } from '../domain/trigger.ts';
 import type { Toolbox } from '../tools/toolbox.ts';
@@ -19,8 +20,6 @@ export interface Verification {
   summary: string;
 }
 
-type Comparison = 'gt' | 'ge' | 'lt' | 'le';
-
 /** The one metric an alarm watches, its threshold and comparison, as the state-change event gives them. */
 interface AlarmMetric {
   name: string;
@@ -31,14 +30,6 @@ interface AlarmMetric {
   comparison?: Comparison;
 }
 
-/** CloudWatch's own words in the state reason (`... were greater than or equal to the threshold (25.0)`). */
-const COMPARISONS: readonly [string, Comparison][] = [
-  ['greater than or equal to', 'ge'],
-  ['greater than', 'gt'],
-  ['less than or equal to', 'le'],
-  ['less than', 'lt'],
-];
-
 const thresholdOf = (state: CloudWatchAlarmEvent['detail']['state']): number | undefined => {
   try {
     const threshold = (JSON.parse(state.reasonData ?? '{}') as { threshold?: unknown }).threshold;
@@ -46,8 +37,7 @@ const thresholdOf = (state: CloudWatchAlarmEvent['detail']['state']): number | u
   } catch {
     // A reasonData that is not JSON says nothing; the reason text may.
   }
-  const stated = /the threshold \((-?[\d.]+(?:[eE][-+]?\d+)?)\)/.exec(state.reason ?? '')?.[1];
-  return stated === undefined ? undefined : Number(stated);
+  return thresholdStatedIn(state.reason);
 };
 
 const alarmMetricOf = (event: CloudWatchAlarmEvent): AlarmMetric | undefined => {
@@ -56,8 +46,7 @@ const alarmMetricOf = (event: CloudWatchAlarmEvent): AlarmMetric | undefined => 
   if (metrics.length !== 1) return undefined;
   const stat = metrics[0]!.metricStat;
   if (!stat?.metric.name) return undefined;
-  const reason = event.detail.state.reason?.replace(/was not|were not/g, '') ?? '';
-  const comparison = COMPARISONS.find(([words]) => reason.includes(words))?.[1];
+  const comparison = comparisonStatedIn(event.detail.state.reason);
   const threshold = thresholdOf(event.detail.state);
   return {
     name: stat.metric.name,
@@ -68,9 +57,6 @@ const alarmMetricOf = (event: CloudWatchAlarmEvent): AlarmMetric | undefined => 
     ...(comparison ? { comparison } : {}),
   };
 };
-
-const breaches = (value: number, threshold: number, comparison: Comparison): boolean =>
-  comparison === 'gt' ? value > threshold : comparison === 'ge' ? value >= threshold : comparison === 'lt' ? value < threshold : value <= threshold;
 
 const COMPARISON_WORDS: Record<Comparison, string> = { gt: '>', ge: '>=', lt: '<', le: '<=' };
 
