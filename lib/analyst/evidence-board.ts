@@ -30,6 +30,9 @@ export type { ServiceNode };
 export type Alarm = AlarmSummary & { ref: string };
 export type Change = ChangeSummary & { ref: string; at: number };
 export type LogRecord = LogLine & { ref: string; at: number };
+/** A reading with fewer points than this cannot show when a series changed (the onset detector needs as many). */
+export const TOO_FEW_POINTS = 6;
+
 /** `history`: the same series read again further back (thinned), kept beside the first, finer reading. */
 export type Series = MetricSeriesSummary & { ref: string; history?: MetricSeriesSummary['points'] };
 export type TraceSummary = TraceServiceSummary & { ref: string };
@@ -131,8 +134,12 @@ export const recordResult = (board: EvidenceBoard, tool: string, ref: string, da
         if (!known) continue;
         // Read again with earlier days (compareDaysBefore), it gains those days, once.
         if (item.earlierDays && !known.earlierDays) known.earlierDays = item.earlierDays;
-        // Read again from further back, it keeps its finer reading and gains the longer one as its history.
-        if (item.points.length > 0 && (known.points.length === 0 || item.points[0]![0] < known.points[0]![0])) known.history = item.points;
+        // Read again from further back, it keeps its finer reading and gains the longer one as its history;
+        // a first reading too short to show a change (a few coarse points) gives way to the longer one.
+        if (item.points.length > 0 && (known.points.length === 0 || item.points[0]![0] < known.points[0]![0])) {
+          if (known.points.length < TOO_FEW_POINTS && item.points.length > known.points.length) known.points = item.points;
+          else known.history = item.points;
+        }
       }
       addUnique(board.series, fresh, keyOf);
       break;

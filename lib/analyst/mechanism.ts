@@ -50,6 +50,23 @@ const mechanismPrinciples: Readonly<Record<string, Principle>> = {
 const rises = (signals: readonly Signal[], pattern: RegExp): boolean =>
   signals.some((signal) => (signal.kind === 'trend' || signal.kind === 'metric') && pattern.test(signal.text) && /rising|went up/.test(signal.description));
 
+/** A measure of room left: it falls as a volume fills, so it says nothing of what fills it. */
+const roomLeft = /free|available|remaining|left/i;
+
+/**
+ * What a filling volume fills with: the measures at its resource that grow with it (the write-ahead
+ * log kept for a replication slot, binary logs, a cache, a log directory), in plain words.
+ */
+const fillingWith = (signals: readonly Signal[]): string[] => [
+  ...new Set(
+    signals
+      .filter((signal) => (signal.kind === 'trend' || signal.kind === 'metric') && /rising|went up/.test(signal.description))
+      .map((signal) => signal.text.split(' ')[0]!)
+      .filter((name) => !roomLeft.test(name))
+      .map((name) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.]+/g, ' ').toLowerCase()),
+  ),
+];
+
 /** Labels the evidence at `root` shows, strongest first (errors and metrics count double). */
 export const labelsAt = (rootSignals: readonly Signal[]): string[] => {
   const votes = new Map<string, number>();
@@ -74,8 +91,10 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
       return rises(signals, /connection|pool|checked.?out/i)
         ? `${root} exhausts its connections: the connections it holds keep growing and are not released (a connection leak), until the limit is reached.`
         : `The connection limit at ${root} is reached, so new connections are refused.`;
-    case 'disk':
-      return `A storage volume at ${root} is filling: free space keeps falling toward zero.`;
+    case 'disk': {
+      const takers = fillingWith(signals);
+      return `A storage volume at ${root} is filling: free space keeps falling toward zero${takers.length > 0 ? `, taken by what grows with it (${takers.join(', ')})` : ''}.`;
+    }
     case 'threads':
       return `${root} runs out of threads or file descriptors.`;
     case 'IP addresses':

@@ -5,7 +5,7 @@ import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
 import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import { MAX_SINCE_MINUTES } from '../tools/contracts/shared-inputs.ts';
-import type { EvidenceBoard } from './evidence-board.ts';
+import { TOO_FEW_POINTS, type EvidenceBoard } from './evidence-board.ts';
 import { upstreamWriters } from './bad-data-source.ts';
 import { isSharedCapacity } from './load-source.ts';
 import { couldBreak } from './explaining-change.ts';
@@ -78,6 +78,16 @@ const beforeRootChangeCalls = (board: EvidenceBoard, diagnosis: Diagnosis): Plan
 };
 
 /**
+ * A suspect whose metrics came back as a few coarse points over the window read (an hourly or daily
+ * metric over four hours) cannot show when they changed, or a fill toward a limit: read over a week,
+ * they can. The board takes the longer reading in place of the short one.
+ */
+const sparseMetricsCalls = (board: EvidenceBoard, suspects: readonly string[]): PlannedCall[] =>
+  suspects
+    .filter((service) => board.series.some((series) => series.service === service && series.points.length > 0 && series.points.length < TOO_FEW_POINTS))
+    .map((service) => ({ name: getMetricsContract.name, arguments: { service, sinceMinutes: MAX_SINCE_MINUTES } }));
+
+/**
  * The next tool calls: first a broad survey, then the full logs of the suspects, then the
  * runbooks for the hypothesis. Nothing already asked is asked again; an empty list means done.
  */
@@ -121,7 +131,9 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
       .map((service) => ({ name: queryLogsContract.name, arguments: around(service) })),
   );
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
-  const earlierDays = board.unavailable.has(getMetricsContract.name) ? [] : fresh([...earlierDaysCalls(board, diagnosis, lookback), ...beforeRootChangeCalls(board, diagnosis)]);
+  const earlierDays = board.unavailable.has(getMetricsContract.name)
+    ? []
+    : fresh([...earlierDaysCalls(board, diagnosis, lookback), ...beforeRootChangeCalls(board, diagnosis), ...sparseMetricsCalls(board, suspects)]);
   if (deepDive.length > 0 || announcements.length > 0 || earlierDays.length > 0) return [...deepDive, ...announcements, ...earlierDays];
 
   if (!diagnosis.incident || !diagnosis.root || board.unavailable.has(searchRunbooksContract.name)) return [];
