@@ -83,8 +83,11 @@ const sameFailure: Readonly<Record<string, readonly string[]>> = {
 export const changeExplains = (change: Change, evidenceKinds: ReadonlySet<string>): boolean =>
   [...failureKindsOfChange(change)].some((label) => evidenceKinds.has(label) || (sameFailure[label] ?? []).some((other) => evidenceKinds.has(other)));
 
-/** Words that say a change started work: a job, task or batch launched, a backfill, an import, a campaign sent. */
-const workStarted = /RunTask|StartJobRun|StartExecution|StartBuild|job .{0,40}(created|started|submitted)|batch (operations|job)|backfill|bulk|import|re-?index|reprocess|replay|campaign|load.?test|migration|export|fan.?out|enroll/i;
+/**
+ * Words that say a change started work: a job, task or batch launched, a backfill, an import, a
+ * campaign sent, or a schedule created or enabled (each of its runs is launched work).
+ */
+const workStarted = /RunTask|StartJobRun|StartExecution|StartBuild|job .{0,40}(created|started|submitted)|batch (operations|job)|backfill|bulk|import|re-?index|reprocess|replay|campaign|load.?test|migration|export|fan.?out|enroll|CreateSchedule|EnableRule|schedule\b.{0,60}\b(created|enabled)\b/i;
 
 /** A change that launched work whose load arrives at what the work uses. A release changes code; it launches nothing. */
 export const startsWork = (change: Change): boolean => change.kind !== 'deploy' && workStarted.test(`${change.summary} ${change.details ? JSON.stringify(change.details) : ''}`);

@@ -29,6 +29,27 @@ describe('who generates the load on a shared resource', () => {
     expect(diagnosis.draft.rootCause.summary).toMatch(/Under that load: table is throttled/);
   });
 
+  it('a schedule created just before the load rose launches its target\'s runs: the target is the load, not a client released earlier', () => {
+    const board = (scheduleSummary: string) =>
+      boardFrom({
+        brief: 'PagerDuty event: portal errors',
+        services: [{ name: 'portal', kind: 'ecs', dependsOn: ['patients'] }, { name: 'digest', kind: 'lambda', dependsOn: ['patients'] }, { name: 'patients', kind: 'dynamodb' }],
+        alarms: [{ name: 'patients-read-throttles', service: 'patients', state: 'ALARM', since: at(START, 92) }],
+        changes: [
+          { service: 'portal', timestamp: at(START, 60), kind: 'deploy', summary: 'portal 2.31.0 rolled out' },
+          { service: 'digest', timestamp: at(START, 83), kind: 'other', summary: scheduleSummary },
+        ],
+        metrics: [{ service: 'patients', name: 'ReadThrottleEvents', points: series(START, 120, step(90, 0, 400)) }],
+        logs: [
+          ...Array.from({ length: 20 }, (_, index) => ({ service: 'portal', timestamp: at(START, index * 6), level: 'INFO', message: `GET /clinics/${index} 200` })),
+          ...Array.from({ length: 12 }, (_, index) => ({ service: 'digest', timestamp: at(START, index * 10), level: 'INFO', message: `digest heartbeat ${index}` })),
+          ...Array.from({ length: 8 }, (_, index) => ({ service: 'portal', timestamp: at(START, 91 + index * 3), level: 'ERROR', message: 'BatchGetItem patients: ProvisionedThroughputExceededException' })),
+        ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+      });
+    expect(diagnose(board('CreateSchedule reminders-15m rate(15 minutes) target digest, state ENABLED')).draft.rootCause.service).toBe('digest');
+    expect(diagnose(board('UpdateFunctionConfiguration digest: memory 512 -> 1024')).draft.rootCause.service).not.toBe('digest');
+  });
+
   it('a job that starts after the demand rose but before the resource ran out is the load, not the client whose ordinary traffic rose earlier', () => {
     const diagnosis = diagnose(
       boardFrom({
