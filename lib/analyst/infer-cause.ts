@@ -10,6 +10,7 @@ import { workResumption } from './work-resumption.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
+import { retryingCaller, retryWords } from './retry-amplification.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
@@ -203,6 +204,16 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     chain.push(lagSource);
     root = lagSource;
   }
+  // A callee asked many times more often per request its caller serves than usual is hammered by that caller's retries.
+  const retrying = suspectChange ? undefined : retryingCaller(board, root, datedOnset(root));
+  if (retrying) {
+    applied.push('retries-amplify');
+    const at = chain.indexOf(retrying.caller);
+    if (at >= 0) chain.splice(at + 1);
+    else chain.push(retrying.caller);
+    root = retrying.caller;
+    suspectChange = retrying.change;
+  }
   let overload = false;
   let sharedQuotaWith: string | undefined;
   const loaded = root;
@@ -265,7 +276,9 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   });
   const mechanism: Mechanism | undefined = heldStale
     ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
-    : mechanismOf(root, rootSignals, suspectChange, changeCategory);
+    : retrying && root === retrying.caller
+      ? { label: 'retries', category: category.category, words: retryWords(retrying), principle: 'retries-amplify' }
+      : mechanismOf(root, rootSignals, suspectChange, changeCategory);
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
   return {
