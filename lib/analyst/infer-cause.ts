@@ -204,14 +204,18 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     chain.push(lagSource);
     root = lagSource;
   }
+  /** A caller found to be where the trouble starts becomes the root: the chain is cut back to it, or extended by it. */
+  const rootAt = (caller: string) => {
+    const at = chain.indexOf(caller);
+    if (at >= 0) chain.splice(at + 1);
+    else chain.push(caller);
+    root = caller;
+  };
   // A callee asked many times more often per request its caller serves than usual is hammered by that caller's retries.
   const retrying = suspectChange ? undefined : retryingCaller(board, root, datedOnset(root));
   if (retrying) {
     applied.push('retries-amplify');
-    const at = chain.indexOf(retrying.caller);
-    if (at >= 0) chain.splice(at + 1);
-    else chain.push(retrying.caller);
-    root = retrying.caller;
+    rootAt(retrying.caller);
     suspectChange = retrying.change;
   }
   let overload = false;
@@ -236,10 +240,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   const staleView = overload ? undefined : staleViewOf(board, root, current, onsetOf, suspectChange);
   if (staleView) {
     applied.push('sole-failing-caller');
-    const at = chain.indexOf(staleView.caller);
-    if (at >= 0) chain.splice(at + 1);
-    else chain.push(staleView.caller);
-    root = staleView.caller;
+    rootAt(staleView.caller);
   }
 
   // A consumer that cannot read what a producer wrote shows the producer's bad data; the change
