@@ -1,4 +1,5 @@
 import type { Scenario } from '../lib/domain/scenario.ts';
+import { sumsPerPeriod } from '../lib/domain/statistic.ts';
 
 type Series = NonNullable<Scenario['environment']['metrics']>[number];
 
@@ -7,7 +8,7 @@ const FEWEST_POINTS_KEPT = 3;
 
 /** One period's value from the finer points it holds, as CloudWatch would compute it for the statistic. */
 const aggregate = (stat: string | undefined, values: readonly number[]): number => {
-  if (/^(sum|samplecount)$/i.test(stat ?? '')) return values.reduce((total, value) => total + value, 0);
+  if (sumsPerPeriod(stat)) return values.reduce((total, value) => total + value, 0);
   if (/^max/i.test(stat ?? '')) return Math.max(...values);
   if (/^min/i.test(stat ?? '')) return Math.min(...values);
   // Average exactly; a percentile approximately (the mean of the finer periods' percentiles).

@@ -59,7 +59,8 @@ export interface OnsetOptions {
 
 const DEFAULT_MIN_SCORE = 4;
 const DEFAULT_MIN_RELATIVE_CHANGE = 0.1;
-const MIN_POINTS = 6;
+/** The fewest points a series is segmented on; shorter ones are read as a short series. */
+export const MIN_ONSET_POINTS = 6;
 /** A short series needs two points to set its level and one to depart from it. */
 const MIN_SHORT_POINTS = 3;
 /**
@@ -136,9 +137,9 @@ interface Thresholds {
 
 export function detectOnset(points: readonly Point[], options: OnsetOptions = {}): Onset | undefined {
   const thresholds = thresholdsOf(options);
-  const short = shortSeriesOnset(points, thresholds, options.newestMayBePartial ?? false);
-  if (short !== 'not short') return short;
-  const series = analyseSeries(points, thresholds);
+  const sorted = sortedFinite(points);
+  if (sorted.length < MIN_ONSET_POINTS) return shortSeriesOnset(sorted, thresholds, options.newestMayBePartial ?? false);
+  const series = analyseSeries(sorted, thresholds);
   if (!series) return undefined;
   const { times, values } = series;
   const sustained = series.excursions.filter(
@@ -160,7 +161,7 @@ export function detectOnset(points: readonly Point[], options: OnsetOptions = {}
 /** The strongest brief excursion that recovered before the end of the series (those `detectOnset` ignores). */
 export function detectTransientSpike(points: readonly Point[], options: OnsetOptions = {}): TransientSpike | undefined {
   const thresholds = thresholdsOf(options);
-  const series = analyseSeries(points, thresholds);
+  const series = analyseSeries(sortedFinite(points), thresholds);
   if (!series) return undefined;
   const { times, values } = series;
   const transients = series.excursions.filter(
@@ -180,7 +181,7 @@ export function detectTransientSpike(points: readonly Point[], options: OnsetOpt
 }
 
 /**
- * The onset of a series too short to segment (MIN_SHORT_POINTS to MIN_POINTS - 1 points): the longest
+ * The onset of a series too short to segment (MIN_SHORT_POINTS to MIN_ONSET_POINTS - 1 points): the longest
  * run of newest points each of which at least doubled, or at least halved, the earlier points' level,
  * and lies beyond their spread by the thresholds' score. A step that came back is not told from
  * noise on so few points, so only a departure still there at the end counts; and as on a long series,
@@ -189,24 +190,23 @@ export function detectTransientSpike(points: readonly Point[], options: OnsetOpt
  * Counts (whole numbers) vary by about the square root of their level by chance, so a few errors where
  * there were none are not a departure.
  */
-function shortSeriesOnset(points: readonly Point[], thresholds: Thresholds, newestMayBePartial: boolean): Onset | undefined | 'not short' {
-  const sorted = points.filter((point) => Number.isFinite(point.t) && Number.isFinite(point.v)).sort((a, b) => a.t - b.t);
-  if (sorted.length >= MIN_POINTS) return 'not short';
+function shortSeriesOnset(sorted: readonly Point[], thresholds: Thresholds, newestMayBePartial: boolean): Onset | undefined {
   if (sorted.length < MIN_SHORT_POINTS) return undefined;
   const values = sorted.map((point) => point.v);
   const counts = values.every((value) => value >= 0 && Number.isInteger(value));
   for (let start = MIN_REGIME_POINTS; start <= values.length - MIN_REGIME_POINTS; start++) {
     const before = values.slice(0, start);
     const after = values.slice(start);
+    const [lowest, highest] = [Math.min(...before), Math.max(...before)];
     const baseline = median(before);
     const level = median(after);
     const direction: Direction = level >= baseline ? 'up' : 'down';
-    const departed = (value: number) => (direction === 'up' ? value >= SHORT_FACTOR * baseline && value > Math.max(...before) : value <= baseline / SHORT_FACTOR && value < Math.min(...before));
+    const departed = (value: number) => (direction === 'up' ? value >= SHORT_FACTOR * baseline && value > highest : value <= baseline / SHORT_FACTOR && value < lowest);
     if (!after.every(departed)) continue;
     // Fallen back by more than half of its peak, it is passing, not a new level; unless the newest period of a sum is still filling.
     const excess = after.map((value) => Math.abs(value - baseline));
     if (!newestMayBePartial && excess.at(-1)! < PASSING_SHARE * Math.max(...excess)) continue;
-    const sigma = Math.max(Math.max(...before) - Math.min(...before), SHORT_NOISE_SHARE * Math.abs(baseline), counts ? Math.sqrt(Math.max(baseline, 1)) : 0, Number.MIN_VALUE);
+    const sigma = Math.max(highest - lowest, SHORT_NOISE_SHARE * Math.abs(baseline), counts ? Math.sqrt(Math.max(baseline, 1)) : 0, Number.MIN_VALUE);
     const change = Math.abs(level - baseline);
     const shift: Shift = { direction, score: change / sigma, relativeChange: change / Math.max(Math.abs(baseline), sigma) };
     if (!passes(shift, thresholds, 1)) continue;
@@ -237,11 +237,14 @@ function strongestOf(excursions: readonly Excursion[]): Excursion | undefined {
   return strongest;
 }
 
-function analyseSeries(points: readonly Point[], thresholds: Thresholds): Series | undefined {
-  const sorted = points
-    .filter((point) => Number.isFinite(point.t) && Number.isFinite(point.v))
-    .sort((a, b) => a.t - b.t);
-  if (sorted.length < MIN_POINTS) return undefined;
+/** The points with a finite time and value, oldest first. */
+function sortedFinite(points: readonly Point[]): Point[] {
+  return points.filter((point) => Number.isFinite(point.t) && Number.isFinite(point.v)).sort((a, b) => a.t - b.t);
+}
+
+/** Segments `sorted` (finite, oldest first) into regimes and the excursions among them. */
+function analyseSeries(sorted: readonly Point[], thresholds: Thresholds): Series | undefined {
+  if (sorted.length < MIN_ONSET_POINTS) return undefined;
   const times = sorted.map((point) => point.t);
   const values = sorted.map((point) => point.v);
   const noise = differenceNoiseSigma(values);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MIN_ONSET_POINTS } from '../analysis/onset.ts';
 import { withoutOmissionMarkers } from '../context/index.ts';
 import type { ChatMessage } from '../model/port.ts';
 import { callFingerprint, canonicalJson } from '../tools/call-fingerprint.ts';
@@ -30,9 +31,6 @@ export type { ServiceNode };
 export type Alarm = AlarmSummary & { ref: string };
 export type Change = ChangeSummary & { ref: string; at: number };
 export type LogRecord = LogLine & { ref: string; at: number };
-/** A reading with fewer points than this cannot show when a series changed (the onset detector needs as many). */
-export const TOO_FEW_POINTS = 6;
-
 /** `history`: the same series read again further back (thinned), kept beside the first, finer reading. */
 export type Series = MetricSeriesSummary & { ref: string; history?: MetricSeriesSummary['points'] };
 export type TraceSummary = TraceServiceSummary & { ref: string };
@@ -137,7 +135,7 @@ export const recordResult = (board: EvidenceBoard, tool: string, ref: string, da
         // Read again from further back, it keeps its finer reading and gains the longer one as its history;
         // a first reading too short to show a change (a few coarse points) gives way to the longer one.
         if (item.points.length > 0 && (known.points.length === 0 || item.points[0]![0] < known.points[0]![0])) {
-          if (known.points.length < TOO_FEW_POINTS && item.points.length > known.points.length) known.points = item.points;
+          if (known.points.length < MIN_ONSET_POINTS && item.points.length > known.points.length) known.points = item.points;
           else known.history = item.points;
         }
       }

@@ -47,8 +47,10 @@ const mechanismPrinciples: Readonly<Record<string, Principle>> = {
   configuration: 'mechanism-configuration',
 };
 
-const rises = (signals: readonly Signal[], pattern: RegExp): boolean =>
-  signals.some((signal) => (signal.kind === 'trend' || signal.kind === 'metric') && pattern.test(signal.text) && /rising|went up/.test(signal.description));
+/** The measures that went up or keep rising. */
+const risingMeasures = (signals: readonly Signal[]): Signal[] => signals.filter((signal) => (signal.kind === 'trend' || signal.kind === 'metric') && /rising|went up/.test(signal.description));
+
+const rises = (signals: readonly Signal[], pattern: RegExp): boolean => risingMeasures(signals).some((signal) => pattern.test(signal.text));
 
 /** A measure of room left: it falls as a volume fills, so it says nothing of what fills it. */
 const roomLeft = /free|available|remaining|left/i;
@@ -59,8 +61,7 @@ const roomLeft = /free|available|remaining|left/i;
  */
 const fillingWith = (signals: readonly Signal[]): string[] => [
   ...new Set(
-    signals
-      .filter((signal) => (signal.kind === 'trend' || signal.kind === 'metric') && /rising|went up/.test(signal.description))
+    risingMeasures(signals)
       .map((signal) => signal.text.split(' ')[0]!)
       .filter((name) => !roomLeft.test(name))
       .map((name) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.]+/g, ' ').toLowerCase()),

@@ -1,3 +1,4 @@
+import { MIN_ONSET_POINTS } from '../analysis/onset.ts';
 import type { ToolSpec } from '../model/port.ts';
 import { triggerAlarmName } from './alerts.ts';
 import type { Diagnosis } from './diagnose.ts';
@@ -5,7 +6,7 @@ import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
 import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import { MAX_SINCE_MINUTES } from '../tools/contracts/shared-inputs.ts';
-import { TOO_FEW_POINTS, type EvidenceBoard } from './evidence-board.ts';
+import type { EvidenceBoard } from './evidence-board.ts';
 import { upstreamWriters } from './bad-data-source.ts';
 import { isSharedCapacity } from './load-source.ts';
 import { couldBreak } from './explaining-change.ts';
@@ -84,7 +85,7 @@ const beforeRootChangeCalls = (board: EvidenceBoard, diagnosis: Diagnosis): Plan
  */
 const sparseMetricsCalls = (board: EvidenceBoard, suspects: readonly string[]): PlannedCall[] =>
   suspects
-    .filter((service) => board.series.some((series) => series.service === service && series.points.length > 0 && series.points.length < TOO_FEW_POINTS))
+    .filter((service) => board.series.some((series) => series.service === service && series.points.length > 0 && series.points.length < MIN_ONSET_POINTS))
     .map((service) => ({ name: getMetricsContract.name, arguments: { service, sinceMinutes: MAX_SINCE_MINUTES } }));
 
 /**

@@ -1,5 +1,6 @@
 import { detectOnset, detectTransientSpike, type Onset } from '../analysis/onset.ts';
 import { breaches, comparisonStatedIn, thresholdStatedIn, type Comparison } from '../domain/alarm-threshold.ts';
+import { sumsPerPeriod } from '../domain/statistic.ts';
 import { fitTrend, hoursToLimit } from '../analysis/trend.ts';
 import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
@@ -133,7 +134,7 @@ const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onse
 const EXHAUSTION_HORIZON_HOURS = 48;
 
 /** Free space or memory falling steadily, or a utilization climbing toward 100%: when will it run out? */
-const exhaustionOf = (series: EvidenceBoard['series'][number], points: { t: number; v: number }[]): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
+const exhaustionOf = (series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[]): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
   const trend = fitTrend(points);
   if (!trend) return undefined;
   const meaning = meaningOf(series.name);
@@ -156,7 +157,7 @@ const exhaustionOf = (series: EvidenceBoard['series'][number], points: { t: numb
 };
 
 /** A bad metric drifting steadily the wrong way: no incident by itself, but it says what is building up. */
-const steadyDrift = (series: EvidenceBoard['series'][number], points: { t: number; v: number }[]): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
+const steadyDrift = (series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[]): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
   const trend = fitTrend(points);
   if (!trend || trend.r2 < 0.9 || Math.abs(trend.last - trend.first) < 0.05 * Math.max(Math.abs(trend.first), 1e-9)) return undefined;
   if (!isBadShift(series.name, trend.slopePerHour > 0 ? 'up' : 'down')) return undefined;
@@ -234,7 +235,7 @@ const alarmedBreach = (board: EvidenceBoard, series: EvidenceBoard['series'][num
     const direction = comparison === 'gt' || comparison === 'ge' ? 'up' : 'down';
     const crossed = (candidate: EvidenceBoard['series'][number]) => isBadShift(candidate.name, direction) && crossingOf(pointsOf(candidate), threshold, comparison) !== undefined;
     const first = crossingOf(points, threshold, comparison);
-    if (first === undefined || !crossed(series) || board.series.some((other) => other !== series && other.service === series.service && crossed(other))) continue;
+    if (first === undefined || !isBadShift(series.name, direction) || board.series.some((other) => other !== series && other.service === series.service && crossed(other))) continue;
     return {
       kind: 'metric',
       at: points[first]!.t,
@@ -249,10 +250,18 @@ const alarmedBreach = (board: EvidenceBoard, series: EvidenceBoard['series'][num
 
 const metricSignals = (board: EvidenceBoard): Signal[] => {
   const spans = new Map([...new Set(board.series.map((series) => series.service))].map((service) => [service, metricSpanOf(board, service)]));
-  const pointsOf = (series: EvidenceBoard['series'][number]) => withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), spans.get(series.service)!);
+  // A series' points are read once: an alarm's breach is looked for in its service's other series too.
+  const read = new Map<EvidenceBoard['series'][number], Points>();
+  const pointsOf = (series: EvidenceBoard['series'][number]): Points => {
+    const known = read.get(series);
+    if (known) return known;
+    const points = withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), spans.get(series.service)!);
+    read.set(series, points);
+    return points;
+  };
   return board.series.flatMap((series): Signal[] => {
     const points = pointsOf(series);
-    const onset = detectOnset(points, { newestMayBePartial: /^(sum|samplecount)$/i.test(series.stat ?? '') });
+    const onset = detectOnset(points, { newestMayBePartial: sumsPerPeriod(series.stat) });
     const label = `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
     const base = { service: series.service, ref: series.ref, text: label };
     const exhaustion = exhaustionOf(series, points);

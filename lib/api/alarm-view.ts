@@ -51,7 +51,6 @@ const parseReasonData = (raw: string | undefined): z.infer<typeof reasonData> =>
 
 const comparisonIn = (reason: string | undefined): string | null => /\b((?:greater|less) than(?: or equal to)?) the threshold/.exec(reason ?? '')?.[1] ?? null;
 
-
 const alarmViewOf = (event: CloudWatchAlarmEvent): AlarmView => {
   const { detail } = event;
   const data = parseReasonData(detail.state.reasonData);
