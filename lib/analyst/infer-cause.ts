@@ -9,6 +9,7 @@ import { handlerBehind } from './work-handler.ts';
 import { workResumption } from './work-resumption.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
+import { staleDataWords, staleDataWriter } from './stale-data.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
 import { retryingCaller, retryWords } from './retry-amplification.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
@@ -167,12 +168,14 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     });
   // A root with no evidence of its own (a capacity behind a refused service) is dated by the trouble it is blamed for.
   const datedOnset = (service: string) => (Number.isFinite(onsetOf(service)) ? onsetOf(service) : troubleStarts);
-  let explained = explain(datedOnset(root));
+  // Data its reader finds old was not refreshed upstream: a change at the reader does not explain it.
+  const stale = staleDataWriter(board, root, current);
+  let explained = stale ? undefined : explain(datedOnset(root));
   // A resource that only passes work along, that no change explains, shows the fault of the code
   // that handles its work. The trouble the carrier shows dates that fault: the handler's earlier,
   // unrelated errors (a few bad files) do not move the search for a change back.
   const carrier = root;
-  const handler = explained ? undefined : handlerBehind(board, carrier, current, chain);
+  const handler = explained || stale ? undefined : handlerBehind(board, carrier, current, chain);
   if (handler) {
     applied.push(handler.principle);
     chain.push(...follow(handler.service, chain));
@@ -186,6 +189,12 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     applied.push(...explained.principles);
     if (!chain.includes(explained.link)) chain.push(explained.link);
     root = explained.link;
+  }
+  if (stale) {
+    applied.push('stale-data-writer');
+    chain.push(...stale.path.filter((link) => !chain.includes(link)));
+    root = stale.service;
+    suspectChange = stale.change;
   }
   // A resource whose failures began after one change ended a long clean run failed because of it, however long ago.
   const endedCleanRun = suspectChange ? undefined : changeBeforeFirstFailure(board, root);
@@ -277,7 +286,9 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   });
   const mechanism: Mechanism | undefined = heldStale
     ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
-    : retrying && root === retrying.caller
+    : stale && root === stale.service && suspectChange === stale.change
+      ? { label: 'stale data', category: category.category, words: staleDataWords(stale), principle: 'stale-data-writer' }
+      : retrying && root === retrying.caller
       ? { label: 'retries', category: category.category, words: retryWords(retrying), principle: 'retries-amplify' }
       : mechanismOf(root, rootSignals, suspectChange, changeCategory);
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));

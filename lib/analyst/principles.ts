@@ -41,6 +41,7 @@ export const principles = {
   'co-tenant-took-quota': 'a throttled service without a surge of its own lost an account quota to a co-tenant whose use rose',
   'client-change-at-shared-resource': 'a change at a client active on a shared resource, just before the resource’s trouble, explains it',
   'sole-failing-caller': 'a dependency that serves again the callers that stumbled with it is working: the one caller still failing on it holds what it kept from before',
+  'stale-data-writer': 'data its readers find out of date is the fault of the writer upstream that stopped refreshing it: the latest change to that writer, or to what starts it, is where it stopped',
   'bad-data-writer': 'bad data is the fault, and the category, of whoever wrote it first upstream of the reader that fails on it',
   'sparse-root-errors': 'a root with too few error lines to mine speaks through those lines',
 

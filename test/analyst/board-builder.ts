@@ -3,11 +3,11 @@ import { emptyBoard, recordResult, type EvidenceBoard } from '../../lib/analyst/
 /** Synthetic evidence, read through the same tool contracts as real tool results. */
 export interface SyntheticEvidence {
   brief?: string;
-  services?: { name: string; kind?: string; dependsOn?: string[] }[];
+  services?: { name: string; kind?: string; arn?: string; tags?: Record<string, string>; dependsOn?: string[] }[];
   alarms?: { name: string; service: string; state: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA'; since?: string; reason?: string }[];
   logs?: { service: string; timestamp: string; level: string; message: string }[];
   metrics?: { service: string; name: string; dimensions?: Record<string, string>; unit?: string; stat?: string; periodSeconds?: number; points: [string, number][] }[];
-  changes?: { service: string; timestamp: string; kind: string; summary: string }[];
+  changes?: { service: string; timestamp: string; kind: string; summary: string; details?: Record<string, unknown> }[];
 }
 
 export const boardFrom = (evidence: SyntheticEvidence): EvidenceBoard => {
