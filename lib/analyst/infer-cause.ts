@@ -11,6 +11,7 @@ import { explainingChange, suspectChangeFor } from './explaining-change.ts';
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { staleDataWords, staleDataWriter } from './stale-data.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
+import { latentSettingAt } from './latent-setting.ts';
 import { retryingCaller, retryWords } from './retry-amplification.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
@@ -201,6 +202,12 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   if (endedCleanRun) {
     suspectChange = endedCleanRun;
     applied.push('change-ended-clean-run');
+  }
+  // A setting changed at the root days ago whose only effect is the failure the root shows waited for its condition.
+  const latent = suspectChange ? undefined : latentSettingAt(board, root, current, datedOnset(root));
+  if (latent) {
+    suspectChange = latent;
+    applied.push('latent-setting');
   }
 
   // A saturated shared resource is usually the victim of one of its clients; and a client can

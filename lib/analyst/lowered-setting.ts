@@ -1,13 +1,21 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 
-/** A change that lowered a number ("rate 1000 -> 100", "MaxCapacity 40 to 4"): a tightened limit or a cut capacity. */
+/** The numbers a summary says changed ("rate 1000 -> 100", "MaxCapacity 40 to 4"), as written and as values. */
+const numbersChanged = (summary: string) =>
+  [...summary.matchAll(/(\d+(?:[,.]\d+)*)\s*(?:->|→|=>|\bto\b)\s*(\d+(?:[,.]\d+)*)/g)]
+    .map((match) => ({ from: match[1]!, to: match[2]!, was: Number(match[1]!.replace(/,/g, '')), is: Number(match[2]!.replace(/,/g, '')) }))
+    .filter(({ was, is }) => Number.isFinite(was) && Number.isFinite(is));
+
+/** A change that lowered a number: a tightened limit or a cut capacity. */
 export const loweredBy = (summary: string): { from: string; to: string } | undefined => {
-  for (const match of summary.matchAll(/(\d+(?:[,.]\d+)*)\s*(?:->|→|=>|\bto\b)\s*(\d+(?:[,.]\d+)*)/g)) {
-    const from = Number(match[1]!.replace(/,/g, ''));
-    const to = Number(match[2]!.replace(/,/g, ''));
-    if (Number.isFinite(from) && Number.isFinite(to) && to < from) return { from: match[1]!, to: match[2]! };
-  }
-  return undefined;
+  const lowered = numbersChanged(summary).find(({ was, is }) => is < was);
+  return lowered ? { from: lowered.from, to: lowered.to } : undefined;
+};
+
+/** A change that only raised a capacity (more write units, more tasks): headroom, which runs nothing short. */
+export const onlyRaisedCapacity = (summary: string): boolean => {
+  const changed = numbersChanged(summary);
+  return capacityWords.test(summary) && changed.length > 0 && changed.every(({ was, is }) => is > was);
 };
 
 /** How long before the trouble a capacity cut is still its cause. */

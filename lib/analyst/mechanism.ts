@@ -85,6 +85,8 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
   const changed = change ? `${change.summary} ${JSON.stringify(change.details ?? {})}` : '';
   switch (label) {
     case 'memory':
+      // A Redis-protocol cache answers writes with OOM only when its eviction policy lets it evict nothing.
+      if (/OOM command not allowed|used memory > 'maxmemory'/i.test(text)) return `${root} is full: its memory reached maxmemory and it refuses writes instead of evicting keys (its eviction policy lets it evict nothing).`;
       return rises(signals, /mem|heap/i)
         ? `${root} runs out of memory: its memory use climbs steadily until the process is killed, the pattern of a memory leak.`
         : `${root} runs out of memory: the process is killed at its memory limit.`;

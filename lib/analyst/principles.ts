@@ -30,6 +30,7 @@ export const principles = {
   'change-effect-matches': 'a change whose possible effect is what the errors complain about explains them, wherever it was made',
   'change-shows-when-work-resumes': 'a change made while the work it affects was idle shows when that work next runs, however long after',
   'change-ended-clean-run': 'a resource whose failures, absent for a day or more, began after one change to it failed because of that change, however long before',
+  'latent-setting': 'a setting changed at the failing resource, days before, whose effect is exactly the failure it shows waited for the condition it governs',
   'failure-dated-by-its-kind': 'a change is measured against the first sign of the failure it can produce, not against a coarser reading that dated the trouble before it',
   'carrier-shows-handler-fault': 'a resource that only passes work along, with no fault of its own, shows the fault of the code that handles its work',
   'handler-names-source': 'a handler whose failures name where its work came from points to that source',

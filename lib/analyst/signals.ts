@@ -391,13 +391,23 @@ export const calleesOf = (services: readonly ServiceNode[], service: string): Se
   return found;
 };
 
+const ofKind =
+  (kind: string) =>
+  (node: ServiceNode): boolean =>
+    node.kind === kind;
+
+/** An in-memory cache (ElastiCache, MemoryDB) is modelled as `other`: its ARN or its engine says what it is. */
+const isCache = (node: ServiceNode): boolean => /:(elasticache|memorydb):/.test(node.arn ?? '') || /redis|valkey|memcache/i.test(Object.values(node.tags ?? {}).join(' '));
+
 /** Words in an error that say which kind of datastore it is about. */
-const datastoreWords: readonly [RegExp, string][] = [
-  [/jdbc|\bsql|postgres|mysql|aurora|mariadb|hikari|psycopg|pgbouncer|connection to server|database|\brds\b/i, 'rds'],
-  [/dynamo/i, 'dynamodb'],
-  [/\bsqs\b|queue/i, 'sqs'],
-  [/\bsns\b|topic/i, 'sns'],
-  [/\bs3\b|bucket/i, 's3'],
+const datastoreWords: readonly [RegExp, (node: ServiceNode) => boolean][] = [
+  [/jdbc|\bsql|postgres|mysql|aurora|mariadb|hikari|psycopg|pgbouncer|connection to server|database|\brds\b/i, ofKind('rds')],
+  [/dynamo/i, ofKind('dynamodb')],
+  [/\bsqs\b|queue/i, ofKind('sqs')],
+  [/\bsns\b|topic/i, ofKind('sns')],
+  [/\bs3\b|bucket/i, ofKind('s3')],
+  // Replies only a Redis-protocol server gives (ReplyError, OOM ... 'maxmemory', WRONGTYPE, MOVED, CLUSTERDOWN), or the engine named.
+  [/redis|valkey|memcache|elasticache|ReplyError|'maxmemory'|\bWRONGTYPE\b|\bMOVED \d+|\bCLUSTERDOWN\b/i, isCache],
 ];
 const outboundWords = /<(HOST|URL|IP)_\d+>|upstream|third.?party|provider|vendor|external|partner|https?:\/\//i;
 
@@ -438,13 +448,13 @@ const blamedDependencies = (services: readonly ServiceNode[], caller: string, te
   const namedSources = names(coClientsOf(services, caller));
   if (namedSources.length > 0) return namedSources;
   const direct = services.find((node) => node.name === caller)?.dependsOn ?? [];
-  const kindOf = (name: string) => services.find((node) => node.name === name)?.kind ?? '';
+  const nodeOf = (name: string): ServiceNode => services.find((node) => node.name === name) ?? { name, dependsOn: [], calledBy: [] };
   const only = (candidates: string[]) => (candidates.length === 1 ? candidates : []);
-  for (const [pattern, kind] of datastoreWords) {
-    const stores = pattern.test(text) ? only(direct.filter((callee) => kindOf(callee) === kind)) : [];
+  for (const [pattern, isStore] of datastoreWords) {
+    const stores = pattern.test(text) ? only(direct.filter((callee) => isStore(nodeOf(callee)))) : [];
     if (stores.length > 0) return stores;
   }
-  return outboundWords.test(text) ? only([...callees].filter((callee) => kindOf(callee) === 'external')) : [];
+  return outboundWords.test(text) ? only([...callees].filter((callee) => nodeOf(callee).kind === 'external')) : [];
 };
 
 /** A service's errors that point at one of its dependencies are evidence against that dependency. */
