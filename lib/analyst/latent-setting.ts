@@ -1,6 +1,7 @@
-import { changeExplains, failureKindsIn } from './change-effects.ts';
+import { changeExplains } from './change-effects.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { onlyRaisedCapacity } from './lowered-setting.ts';
+import { labelsAt } from './mechanism.ts';
 import type { Signal } from './signals.ts';
 
 /** A setting waits for the condition it governs (memory full, the evening peak, a long request): days, seldom more than a week. */
@@ -10,12 +11,13 @@ const LATENT_REACH_MS = 7 * 24 * 60 * 60_000;
  * A setting changed at a resource can lie quiet until what it governs happens: an eviction policy
  * matters once memory is full, a cap at the peak, a timeout on the first long request. When the
  * resource's own failures are exactly what one setting changed on it can produce, that change
- * explains them however many days before it came. Only the resource's own evidence counts (its
- * errors and what its callers report of it), and only the latest such change within a week; a
+ * explains them however many days before it came. Only failures its own evidence states in words
+ * count (its errors and what its callers report of it, not a bare count of HTTP statuses, which
+ * many settings could produce), and only the latest such change within a week; a
  * change that only raised a capacity gave headroom and runs nothing short.
  */
 export const latentSettingAt = (board: EvidenceBoard, resource: string, current: readonly Signal[], failingSince: number): Change | undefined => {
-  const kinds = failureKindsIn(current.filter((signal) => signal.service === resource));
+  const kinds = new Set(labelsAt(current.filter((signal) => signal.service === resource)));
   if (kinds.size === 0 || !Number.isFinite(failingSince)) return undefined;
   return board.changes
     .filter((change) => change.service === resource && change.at <= failingSince && failingSince - change.at <= LATENT_REACH_MS && !onlyRaisedCapacity(change.summary) && changeExplains(change, kinds))

@@ -59,6 +59,17 @@ describe('a setting that waited for the condition it governs', () => {
     expect(diagnose(incident({ summary: 'ModifyReplicationGroup pass-cache: memory nodes 2 -> 4', details: {} })).principles).not.toContain('latent-setting');
   });
 
+  it('a bare count of refusals states no failure a setting days old could be matched to', () => {
+    const bucket = boardFrom({
+      brief: 'CloudWatch alarm "assets-4xx" is in ALARM',
+      services: [{ name: 'assets', kind: 's3' }],
+      alarms: [{ name: 'assets-4xx', service: 'assets', state: 'ALARM', since: at(START, 40) }],
+      changes: [{ service: 'assets', timestamp: at(START, -2 * DAY_MINUTES), kind: 'config', summary: 'PutBucketPolicy assets: allow GET from the partner account' }],
+      metrics: [{ service: 'assets', name: '4xxErrors', stat: 'Sum', points: series(START, 60, (minute) => (minute >= 35 ? 300 : 2)) }],
+    });
+    expect(diagnose(bucket).principles).not.toContain('latent-setting');
+  });
+
   it('a change whose effect is not the failure shown is not it', () => {
     expect(diagnose(incident({ summary: 'AddTagsToResource pass-cache: cost-centre', details: {} })).principles).not.toContain('latent-setting');
   });
