@@ -19,12 +19,12 @@ const statusOf = (message: string): number | undefined => {
   if (status) return Number(status);
   return /\baction[=: ]+"?BLOCK/i.test(message) ? 403 : undefined;
 };
-/** User agents of scanners, fuzzers, scripts and crawlers. */
+/** User agents of scanners, fuzzers, scripts and crawlers; a robot's "compatible" agent links a page about itself ("+https://…/bot"). */
 const automatedClient =
-  /nuclei|zgrab|masscan|nmap|sqlmap|nikto|gobuster|dirbuster|wpscan|feroxbuster|\bffuf\b|acunetix|python-requests|go-http-client|libwww|curl\/|wget\/|scrapy|crawler|spider|\w+bot\b|bot\/|headlesschrome/i;
+  /nuclei|zgrab|masscan|nmap|sqlmap|nikto|gobuster|dirbuster|wpscan|feroxbuster|\bffuf\b|acunetix|nessus|openvas|qualys|burp|owasp.?zap|scanner|scan\/\d|compatible;[^)]*\+https?:|python-requests|go-http-client|libwww|curl\/|wget\/|scrapy|crawler|spider|\w+bot\b|bot\/|headlesschrome/i;
 /** Paths that scanners try everywhere: admin panels, secrets and config files, known exploits. */
 const probedPath =
-  /\/wp-(login|admin|content|includes)|\/xmlrpc|\/\.(env|git|aws|ssh|svn|htaccess|DS_Store)\b|phpmyadmin|\/cgi-bin\/|\/HNAP1|\/owa\/|\/boaform|\/actuator|\/vendor\/phpunit|\/server-status|\.(php|asp|aspx|jsp|cgi)\b/i;
+  /\/wp-(login|admin|content|includes)|\/xmlrpc|\/\.(env|git|aws|ssh|svn|htaccess|DS_Store)\b|phpmyadmin|\/cgi-bin\/|\/HNAP1|\/owa\/|\/boaform|\/actuator|\/vendor\/phpunit|\/server-status|\/etc\/passwd|\/backup\.(zip|tar|tgz|sql)\b|\.(bak|old|swp)\b|\.(php|asp|aspx|jsp|cgi)\b/i;
 
 /** At least this many refused requests make a pattern; at least this share of them must be probes. */
 const MIN_REFUSED = 5;

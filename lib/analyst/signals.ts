@@ -117,18 +117,24 @@ const levelOf = (series: EvidenceBoard['series'][number]): number => {
  * least 1% of the service's demand (or a large jump where demand is not measured). Throttles,
  * failures and restarts always matter.
  */
-const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onset, demandLevel: number | undefined): boolean => {
+const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onset, demandLevel: number | undefined, earlier: Points): boolean => {
   const name = series.name;
   if (/throttl|fail|dead|dlq|restart|oom|kill|unhealthy|evict|reject|block|denied|filtered|discard|crash|age|backlog|visible|lag/i.test(name)) return onset.relativeChange >= 0.5;
   if (/utili[sz]ation|cpu|memory|mem\b|disk|storage|percent/i.test(name) && onset.direction === 'up') return onset.level >= 80;
   if (/latency|duration|response.?time|p9\d|wait/i.test(name)) return onset.relativeChange >= 1;
   if (/error|fault|5xx|4xx|timeout|exception/i.test(name)) {
     // Fewer than one failure a period, on average, is a stray error, not a failure.
-    if ((/count/i.test(name) || series.unit === 'Count' || series.stat === 'Sum') && onset.level < 1) return false;
+    const counted = /count/i.test(name) || series.unit === 'Count' || series.stat === 'Sum';
+    if (counted && onset.level < 1) return false;
+    // A count at a level it already reached in several earlier periods is its usual scatter of stray errors.
+    if (counted && earlier.filter((point) => point.t < onset.at && point.v >= onset.level).length >= USUAL_SCATTER_PERIODS) return false;
     return demandLevel !== undefined && demandLevel > 0 ? onset.level / demandLevel >= 0.01 : onset.relativeChange >= 1;
   }
   return onset.relativeChange >= 0.5;
 };
+
+/** Earlier periods at the new level that make it the usual scatter, not a shift. */
+const USUAL_SCATTER_PERIODS = 2;
 
 /** Within this many hours of running out, a steady decline is an incident in the making. */
 const EXHAUSTION_HORIZON_HOURS = 48;
@@ -272,7 +278,7 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
       const common = { ...base, at: onset.at, strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined, description: change };
       if (isBadShift(series.name, onset.direction)) {
         const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
-        return [{ ...common, kind: 'metric', substantial: isSubstantialShift(series, onset, demand.length > 0 ? Math.max(...demand) : undefined) }];
+        return [{ ...common, kind: 'metric', substantial: isSubstantialShift(series, onset, demand.length > 0 ? Math.max(...demand) : undefined, points) }];
       }
       // A surge is demand at least doubled; a rise of a few tens of percent is ordinary variation.
       if (meaningOf(series.name) === 'demand' && onset.direction === 'up') return [{ ...common, kind: 'demand', substantial: onset.relativeChange >= 1 }];

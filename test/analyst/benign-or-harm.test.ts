@@ -72,6 +72,17 @@ describe('benign explanations set trouble aside', () => {
     expect(diagnosis.draft.rootCause.summary).toMatch(/automated probing/);
   });
 
+  it('a scanner known by its robot agent ("compatible; …; +https://…/bot") writing test files and fetching backups is probing too', () => {
+    const paths = ['PUT /asv-write-test-1.txt 403', 'GET /backup.zip 404', 'GET /etc/passwd 404', 'GET /index.php.bak 404', 'PUT /asv-write-test-2.txt 403', 'GET /config.old 404'];
+    const probes = paths.map((request, index) => ({
+      service: 'site',
+      timestamp: at(START, 80 + index * 5),
+      level: 'INFO',
+      message: `${request.replace(/ (\d+)$/, ' HTTP/1.1" $1')} 2ms src=198.51.100.${index} ua="Mozilla/5.0 (compatible; ExampleScan/4.1; +https://scan.example/bot)"`,
+    }));
+    expect(diagnose(boardFrom({ services: edge, alarms: alarm, metrics: [fourXx, requests], logs: [...probes, ...served] })).draft.incident).toBe(false);
+  });
+
   it('the same 4xx rise refusing ordinary users is an incident', () => {
     const refused = Array.from({ length: 6 }, (_, index) => ({ service: 'site', timestamp: at(START, 80 + index * 5), level: 'INFO', message: `POST /v1/orders 429 2ms src=10.4.5.${index} ua="ShopApp/5.1"` }));
     const diagnosis = diagnose(boardFrom({ services: edge, alarms: alarm, metrics: [fourXx, requests], logs: [...refused, ...served] }));
@@ -163,5 +174,14 @@ describe('benign explanations set trouble aside', () => {
     const count = (valueAt: (minute: number) => number) => diagnose(boardFrom({ services: web, metrics: [{ service: 'web', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, valueAt) }] }));
     expect(count((minute) => (minute >= 116 && minute % 2 === 0 ? 1 : 0)).draft.incident).toBe(false);
     expect(count((minute) => (minute >= 100 ? 4 : 0)).draft.incident).toBe(true);
+  });
+  it('a count at a level it already reached in several earlier periods is its usual scatter; a level it never reached is a shift', () => {
+    const worker = [{ name: 'worker', kind: 'lambda' }];
+    // One error in a few scattered five-minute periods all along, and in the newest two.
+    const scattered = (minute: number) => ([15, 30, 60, 115, 120].includes(minute) ? 1 : 0);
+    const count = (valueAt: (minute: number) => number) =>
+      diagnose(boardFrom({ services: worker, metrics: [{ service: 'worker', name: 'Errors', stat: 'Sum', periodSeconds: 300, points: series(START, 125, valueAt).filter((_, minute) => minute % 5 === 0) }] }));
+    expect(count(scattered).draft.incident).toBe(false);
+    expect(count((minute) => (minute >= 115 ? 3 : scattered(minute))).draft.incident).toBe(true);
   });
 });
