@@ -101,7 +101,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'replica-replays-source',
   'resource-names-its-client',
   'early-client-is-load',
-  'co-tenant-took-quota',
   'sparse-root-errors',
   // Category and mechanism.
   'mechanism-infrastructure',
@@ -117,7 +116,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // General knowledge no tuning scenario exercises yet: kept because removing it cost accuracy on unseen incidents; it still owes two families.
   'client-change-at-shared-resource',
   'certificate-over-change',
-  'demand-surge-is-traffic',
   'saturation-is-exhaustion',
   'mechanism-threads',
   // Found on a blind gp2 volume whose BurstBalance ran out (rds).
@@ -130,8 +128,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'retries-amplify',
   // Found on a tuning refresher whose schedule became daily (lambda) and a blind settlement schedule that lost its time zone (other); the second waits in candidates.
   'stale-data-writer',
-  // Found on a blind session cache that refused writes days after its eviction policy changed (other); it waits in candidates.
-  'latent-setting',
   'mechanism-replication-lag',
   'mechanism-table-scan',
   'mechanism-disabled-key',
