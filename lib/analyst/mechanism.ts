@@ -103,9 +103,10 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
     case 'IP addresses':
       return `${root} is running out of IP addresses: its free addresses fall to zero, so new network interfaces (pods, tasks, functions in the VPC) cannot get one.`;
     case 'burst credits':
-      return /cpu/i.test(text)
-        ? `${root} spent its CPU credits: it is held to its baseline CPU, so work queues behind it.`
-        : `${root} spent its storage burst credits (BurstBalance down to zero): its disk I/O is held to the volume's baseline IOPS, so reads and writes queue.`;
+      if (/cpu/i.test(text)) return `${root} spent its CPU credits: it is held to its baseline CPU, so work queues behind it.`;
+      // A file system in bursting mode (EFS) spends credits on throughput, not on IOPS.
+      if (/BurstCreditBalance|PermittedThroughput/i.test(text)) return `${root} spent its burst credits (BurstCreditBalance down to zero): its throughput is held to the file system's baseline, so reads and writes queue.`;
+      return `${root} spent its storage burst credits (BurstBalance down to zero): its disk I/O is held to the volume's baseline IOPS, so reads and writes queue.`;
     case 'replication lag':
       return `Replication lag at ${root}: the replica cannot keep up with the write load it is sent.`;
     case 'table scan':

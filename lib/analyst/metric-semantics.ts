@@ -9,8 +9,8 @@ const failureWords = 'throttl|error|fault|fail|5xx|4xx|(?<![0-9])5[0-9]{2}(?![0-
 
 const rules: readonly [RegExp, MetricMeaning][] = [
   [/unhealthy/i, 'bad-up'],
-  // What is left (free space, burst or CPU credits a resource spends above its baseline) runs out going down.
-  [/free|available|healthy|success|hit.?rate|uptime|burst.?balance|(?<!surplus)credit.?balance|io.?balance|byte.?balance/i, 'bad-down'],
+  // What is left (free space, burst or CPU credits a resource spends above its baseline) runs out going down; what is permitted (EFS PermittedThroughput) is held back going down.
+  [/free|available|healthy|success|hit.?rate|uptime|burst.?balance|(?<!surplus)credit.?balance|io.?balance|byte.?balance|permitted/i, 'bad-down'],
   // Work refused or thrown away (blocked by a firewall, denied, filtered out, discarded) is lost work; so is what lands in a dead-letter queue.
   [new RegExp(`${failureWords}|filtered|discard|dlq`, 'i'), 'bad-up'],
   [/latency|duration|response.?time|p9\d|wait|oldest|(^|[^a-z])age([^a-z]|$)|lag|backlog|visible|delay|queue|depth|iterator/i, 'bad-up'],

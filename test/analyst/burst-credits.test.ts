@@ -41,4 +41,8 @@ describe('a resource that spent its burst credits', () => {
     expect(diagnose(drained({ clientChangeAt: 150 })).draft.rootCause).toMatchObject({ service: 'policy-db', category: 'resource-exhaustion' });
     expect(diagnose(drained({ balance: 'CPUCreditBalance' })).draft.rootCause.summary).toContain('spent its CPU credits');
   });
+
+  it('a file system in bursting mode that spent its credits is held to a baseline throughput', () => {
+    expect(diagnose(drained({ balance: 'BurstCreditBalance' })).draft.rootCause.summary).toContain("its throughput is held to the file system's baseline");
+  });
 });

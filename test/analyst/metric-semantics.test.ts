@@ -46,6 +46,9 @@ const readings: readonly [name: string, meaning: MetricMeaning, eventCount: bool
   ['EBSIOBalance%', 'bad-down', false],
   ['EBSByteBalance%', 'bad-down', false],
   ['CPUSurplusCreditBalance', 'bad-up', false],
+  // An EFS file system in bursting mode: its credits, and the throughput it is permitted, fall when they run out.
+  ['BurstCreditBalance', 'bad-down', false],
+  ['PermittedThroughput', 'bad-down', false],
 ];
 
 describe('what a metric name says', () => {
