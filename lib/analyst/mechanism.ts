@@ -339,6 +339,8 @@ const rotatedSecretOf = (board: EvidenceBoard, cause: IncidentCause): RotatedSec
     (cause.suspectChange && rotated(cause.suspectChange) ? cause.suspectChange : undefined) ??
     board.changes.find((candidate) => near.has(candidate.service) && rotated(candidate) && candidate.at <= cause.rootOnset && cause.rootOnset - candidate.at <= ROTATION_WINDOW_MS);
   if (!change) return undefined;
+  // Who recovered and who still fails was read from the callers' whole course (stale-view.ts), not only from whether they were ever refused.
+  if (cause.staleView) return { change, holders: [cause.staleView.caller], renewed: cause.staleView.recovered };
   const users = (board.services ?? []).filter((node) => node.dependsOn.includes(change.service) && computeKinds.has(node.kind ?? '')).map((node) => node.name);
   const after = board.logs.filter((line) => line.at >= change.at);
   const holders = users.filter((user) => after.some((line) => line.service === user && severityOf(line.level) >= 3 && refusedCredential(line.message)));

@@ -435,7 +435,7 @@ const coClientsOf = (services: readonly ServiceNode[], service: string): Set<str
  * the caller's identity lacks the right. What to fix is the caller's credential or a policy on the
  * path (found by the change that altered it), so the error is no evidence against the callee.
  */
-const ownIdentityRejected =
+export const ownIdentityRejected =
   /alert number 4[25]\b|sslv3 alert (certificate|bad certificate)|received fatal alert: (certificate_expired|bad_certificate)|client certificate|is not authori[sz]ed to perform|password authentication failed|Access denied for user/i;
 
 /**

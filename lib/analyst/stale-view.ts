@@ -2,7 +2,7 @@ import { severityOf } from '../analysis/log-templates.ts';
 import { causesIn } from './cause-signals.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { callersOf } from './service-map.ts';
-import { severityOfLine, type Signal } from './signals.ts';
+import { ownIdentityRejected, severityOfLine, type Signal } from './signals.ts';
 
 /**
  * A dependency that its other callers came through is working. When something happened to it (a
@@ -34,6 +34,10 @@ const WARNING = severityOf('WARN');
 const failingNow = (current: readonly Signal[], service: string): boolean =>
   current.some((signal) => signal.service === service && signal.ongoing && (signal.kind === 'errors' || signal.kind === 'metric' || signal.kind === 'trend' || signal.kind === 'alarm'));
 
+/** A dependency failing by itself now: refusing a caller's stale password or certificate, as a database logs it, is working as built. */
+const faultOfItsOwn = (current: readonly Signal[], service: string): boolean =>
+  current.some((signal) => signal.service === service && signal.ongoing && signal.substantial && signal.kind !== 'mentioned' && signal.kind !== 'trace' && !ownIdentityRejected.test(signal.text));
+
 const holdingOf = (failures: string, change: Change | undefined): StaleHolding => {
   const labels = new Set(causesIn(`${failures} ${change ? `${change.summary} ${JSON.stringify(change.details ?? {})}` : ''}`).map((hit) => hit.label));
   if (labels.has('certificate')) return 'certificate';
@@ -49,7 +53,7 @@ const holdingOf = (failures: string, change: Change | undefined): StaleHolding =
  */
 export const staleViewOf = (board: EvidenceBoard, dependency: string, current: readonly Signal[], onsetOf: (service: string) => number, change: Change | undefined): StaleView | undefined => {
   const callers = callersOf(board, dependency);
-  if (callers.length < 2 || failingNow(current, dependency)) return undefined;
+  if (callers.length < 2 || faultOfItsOwn(current, dependency)) return undefined;
   const failing = callers.filter((caller) => failingNow(current, caller));
   if (failing.length !== 1) return undefined;
   const caller = failing[0]!;

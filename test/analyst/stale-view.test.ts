@@ -19,10 +19,24 @@ interface Shape {
   dependencyFaulty?: boolean;
   dependencyKind?: string;
   callerKind?: string;
+  /** What the other caller logs when it stumbles at minute 60. */
+  stumble?: string;
+  /** The dependency logs each refused sign-in, as a database does, from minute 61. */
+  dependencyLogsRefusals?: boolean;
 }
 
 /** Two callers of one dependency; `refund-api` fails from minute 61 to minute 120. */
-const board = ({ change, failure, otherStumbles = true, otherKeepsFailing = false, dependencyFaulty = false, dependencyKind = 'rds', callerKind = 'ecs' }: Shape) =>
+const board = ({
+  change,
+  failure,
+  otherStumbles = true,
+  otherKeepsFailing = false,
+  dependencyFaulty = false,
+  dependencyKind = 'rds',
+  callerKind = 'ecs',
+  stumble = 'db error on POST /v2/payments: Connection lost: The server closed the connection',
+  dependencyLogsRefusals = false,
+}: Shape) =>
   boardFrom({
     brief: 'CloudWatch alarm refund-api-5xx is in ALARM',
     services: [
@@ -40,7 +54,8 @@ const board = ({ change, failure, otherStumbles = true, otherKeepsFailing = fals
       ...lines('refund-api', 0, 4, 15, 'INFO', (index) => `POST /v1/refunds 201 order=ORD-${1000 + index}`),
       ...lines('refund-api', 61, 2, 30, 'ERROR', (index) => `POST /v1/refunds order=ORD-${2000 + index} failed: ${failure}`),
       ...lines('payments-api', 0, 3, 40, 'INFO', (index) => `POST /v2/payments 201 id=p${index}`),
-      ...(otherStumbles ? lines('payments-api', 60, 1, 2, 'ERROR', () => 'db error on POST /v2/payments: Connection lost: The server closed the connection') : []),
+      ...(otherStumbles ? lines('payments-api', 60, 1, 2, 'ERROR', () => stumble) : []),
+      ...(dependencyLogsRefusals ? lines('ledger', 61, 2, 30, 'FATAL', () => 'FATAL:  password authentication failed for user "ledger_app"') : []),
       ...(otherKeepsFailing ? lines('payments-api', 62, 2, 29, 'ERROR', (index) => `POST /v2/payments id=q${index} failed: ${failure}`) : []),
       ...lines('payments-api', 121, 1, 1, 'INFO', () => 'POST /v2/payments 201 id=last'),
     ]),
@@ -70,6 +85,14 @@ describe('the one caller still failing on a dependency that serves the callers t
     const pinned = board({ failure: 'tls: pinned public key check failed for api.ledger.example: presented chain matches none of the pins', dependencyKind: 'external' });
     expect(inferCause(pinned)).toMatchObject({ root: 'refund-api', category: 'certificate', staleView: { holding: 'certificate' } });
     expect(diagnose(pinned).draft.remediation.map(({ action }) => action)).toEqual(['apply-fix', 'restart']);
+  });
+
+  it('a database that logs each refused sign-in is working as built; the rotation is told by who recovered, not by who was ever refused', () => {
+    const rotation = { kind: 'config', summary: 'RotateSecret prod/ledger/app: AWSCURRENT moved to the new version' };
+    const refused = 'password authentication failed for user "ledger_app"';
+    const shape = { change: rotation, failure: refused, stumble: `db error on POST /v2/payments: ${refused}`, dependencyLogsRefusals: true };
+    expect(inferCause(board(shape))).toMatchObject({ root: 'refund-api', staleView: { dependency: 'ledger', recovered: ['payments-api'], holding: 'credential' } });
+    expect(diagnose(board(shape)).draft.rootCause.summary).toContain('payments-api picked up the new value and kept working, but refund-api still presents the credentials read before the rotation');
   });
 
   it('is not blamed when no other caller stumbled with it, when the others still fail, or when the dependency shows a fault of its own', () => {
