@@ -13,6 +13,7 @@ import { staleDataWords, staleDataWriter } from './stale-data.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
 import { latentSettingAt } from './latent-setting.ts';
 import { retryingCaller, retryWords } from './retry-amplification.ts';
+import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
@@ -234,6 +235,13 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     rootAt(retrying.caller);
     suspectChange = retrying.change;
   }
+  // An origin whose demand surged while the cache in front of it hit less carries that cache's misses.
+  const missingCache = suspectChange ? undefined : missingCacheOf(board, root, signals, datedOnset(root));
+  if (missingCache) {
+    applied.push('cache-misses-are-load');
+    rootAt(missingCache.cache);
+    suspectChange = missingCache.change;
+  }
   let overload = false;
   let sharedQuotaWith: string | undefined;
   const loaded = root;
@@ -295,7 +303,9 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
     : stale && root === stale.service && suspectChange === stale.change
       ? { label: 'stale data', category: category.category, words: staleDataWords(stale), principle: 'stale-data-writer' }
-      : retrying && root === retrying.caller
+      : missingCache && root === missingCache.cache
+        ? { label: 'cache misses', category: category.category, words: missingCacheWords(missingCache), principle: 'cache-misses-are-load' }
+        : retrying && root === retrying.caller
       ? { label: 'retries', category: category.category, words: retryWords(retrying), principle: 'retries-amplify' }
       : mechanismOf(root, rootSignals, suspectChange, changeCategory);
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));

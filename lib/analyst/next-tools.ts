@@ -109,11 +109,14 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
     .map((signal) => signal.service);
   // A saturated shared resource is loaded by its clients: whoever generates the load has to be read too.
   const loaders = diagnosis.root && isSharedCapacity(board, diagnosis.root) ? callersOf(board, diagnosis.root).slice(0, 4) : [];
+  // A root whose own demand surged is sent it by its callers (a client, a cache in front of it): they are read too.
+  const surged = diagnosis.root !== undefined && diagnosis.signals.some((signal) => signal.service === diagnosis.root && signal.kind === 'demand' && signal.substantial);
+  const senders = surged ? callersOf(board, diagnosis.root!).slice(0, 2) : [];
   // Data a reader finds wrong was written upstream: the writers' own logs say who wrote the item first.
   const writers = diagnosis.root && labelsAt(diagnosis.rootSignals).includes('bad data') ? upstreamWriters(board, diagnosis.root).slice(0, 4) : [];
   const suspects = [
     ...new Set(
-      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...writers, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
+      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...senders, ...writers, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
         (service): service is string => !!service,
       ),
     ),

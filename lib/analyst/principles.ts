@@ -39,6 +39,7 @@ export const principles = {
   'work-launched-is-load': 'work launched just before a shared resource ran out is its load',
   'early-client-is-load': 'the client whose own trouble or demand began no later than the shared resource’s drove it there',
   'retries-amplify': 'a callee asked many times more often per request its caller serves than usual is hammered by that caller’s retries',
+  'cache-misses-are-load': 'an origin whose demand surged while the cache in front of it hit less carries that cache’s misses: the cache, and its latest change, is where the load comes from',
   'co-tenant-took-quota': 'a throttled service without a surge of its own lost an account quota to a co-tenant whose use rose',
   'client-change-at-shared-resource': 'a change at a client active on a shared resource, just before the resource’s trouble, explains it',
   'sole-failing-caller': 'a dependency that serves again the callers that stumbled with it is working: the one caller still failing on it holds what it kept from before',

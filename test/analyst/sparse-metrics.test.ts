@@ -57,6 +57,22 @@ describe('metrics that came back as a few coarse points', () => {
     expect([free.points.length, free.history?.length]).toEqual([12, 84]);
   });
 
+  it('of a caller that sends a surging root its load (a cache in front of it) are read again too', () => {
+    const hourlyAt = (service: string, name: string, hours: number, value: (hoursAgo: number) => number) => ({ ...hourly(name, hours, value), service });
+    const board = boardFrom({
+      brief: 'CloudWatch alarm "web-cpu-high" is in ALARM',
+      services: [
+        { name: 'cdn', kind: 'cloudfront', dependsOn: ['web'] },
+        { name: 'web', kind: 'ecs' },
+      ],
+      alarms: [{ name: 'web-cpu-high', service: 'web', state: 'ALARM', since: at(NOW, -30) }],
+      metrics: [hourlyAt('web', 'RequestCount', 24, (hoursAgo) => (hoursAgo < 3 ? 90_000 : 6_000)), hourlyAt('cdn', 'CacheHitRate', 4, () => 7)],
+    });
+    const diagnosis = diagnose(board);
+    expect(diagnosis.root).toBe('web');
+    expect(nextCalls(board, diagnosis, tools)).toContainEqual({ name: 'get_metrics', arguments: { service: 'cdn', sinceMinutes: MAX_SINCE_MINUTES } });
+  });
+
   it('once read long enough, show a volume filling and name what fills it, in plain words', () => {
     const board = boardWith(4);
     recordResult(board, 'get_metrics', 'E9', { available: true, series: [freeStorage(84), walUsage(84)] });

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-02-02T00:00:00.000Z';
+const HOURS = 7 * 24;
+
+/** A CDN in front of a web origin; the origin's requests surge on day seven. `hitRateFalls`: the CDN's hit rate drops after a policy change on day five. */
+const incident = (hitRateFalls: boolean) =>
+  boardFrom({
+    brief: 'CloudWatch alarm "web-cpu-high" is in ALARM',
+    services: [
+      { name: 'cdn', kind: 'cloudfront', dependsOn: ['web'] },
+      { name: 'web', kind: 'ecs', dependsOn: ['web-db'] },
+      { name: 'web-db', kind: 'rds' },
+    ],
+    alarms: [{ name: 'web-cpu-high', service: 'web', state: 'ALARM', since: at(START, (HOURS - 2) * 60) }],
+    changes: [
+      { service: 'cdn', timestamp: at(START, 4 * 24 * 60 + 21 * 60), kind: 'config', summary: 'UpdateDistribution cdn: default cache behavior cache policy v2 -> v3' },
+      { service: 'web', timestamp: at(START, 3 * 24 * 60), kind: 'deploy', summary: 'web 2.40.0 (departure boards)' },
+    ],
+    metrics: [
+      { service: 'cdn', name: 'CacheHitRate', stat: 'Average', periodSeconds: 3600, points: series(START, HOURS * 60, (minute) => (hitRateFalls && minute >= (4 * 24 + 22) * 60 ? 7 : 93)).filter((_, minute) => minute % 60 === 0) },
+      {
+        service: 'web',
+        name: 'RequestCount',
+        stat: 'Sum',
+        periodSeconds: 3600,
+        points: series(START, HOURS * 60, (minute) => (minute >= (HOURS - 6) * 60 ? 90_000 : 6_000)).filter((_, minute) => minute % 60 === 0),
+      },
+      { service: 'web', name: 'CPUUtilization', stat: 'Average', periodSeconds: 3600, points: series(START, HOURS * 60, (minute) => (minute >= (HOURS - 4) * 60 ? 98 : 45)).filter((_, minute) => minute % 60 === 0) },
+    ],
+  });
+
+describe('an origin carrying the misses of the cache in front of it', () => {
+  it('is loaded by that cache: the cache, and the policy change after which it stopped hitting, is the cause', () => {
+    const diagnosis = diagnose(incident(true));
+    expect(diagnosis.root).toBe('cdn');
+    expect(diagnosis.principles).toContain('cache-misses-are-load');
+    expect(diagnosis.draft.rootCause.category).toBe('config');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/cdn hits its cache less \(CacheHitRate at cdn went down from 93 to 7/);
+    expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'revert-config', target: 'cdn' });
+  });
+
+  it('behind a cache that hits as usual, the surge is the origin’s own demand', () => {
+    const diagnosis = diagnose(incident(false));
+    expect(diagnosis.principles).not.toContain('cache-misses-are-load');
+    expect(diagnosis.root).toBe('web');
+  });
+});
