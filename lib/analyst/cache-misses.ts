@@ -1,5 +1,5 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
-import { couldBreak } from './explaining-change.ts';
+import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { callersOf } from './service-map.ts';
 import type { Signal } from './signals.ts';
 
@@ -31,9 +31,7 @@ export const missingCacheOf = (board: EvidenceBoard, origin: string, signals: re
   );
   if (new Set(falls.map(({ cache }) => cache)).size !== 1) return undefined;
   const { cache, fall } = falls[0]!;
-  const change = board.changes
-    .filter((candidate) => candidate.service === cache && couldBreak(candidate) && candidate.at <= troubleAt && troubleAt - candidate.at <= CACHE_CHANGE_REACH_MS)
-    .sort((a, b) => b.at - a.at)[0];
+  const change = latestBreakingChangeBefore(board.changes, troubleAt, CACHE_CHANGE_REACH_MS, (candidate) => candidate.service === cache);
   return { cache, origin, fall, ...(change ? { change } : {}) };
 };
 

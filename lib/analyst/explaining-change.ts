@@ -69,6 +69,10 @@ const firstSignOfEffect = (change: Change, evidence: readonly Signal[]): number 
 /** A change that could break something: any kind with a cause category, or a setting whose effects are known. */
 export const couldBreak = (change: Change): boolean => categoryOfChange(change.kind) !== undefined || failureKindsOfChange(change).size > 0;
 
+/** The latest change that could break something, among the `relevant` ones, made no more than `reachMs` before `at`. */
+export const latestBreakingChangeBefore = (changes: readonly Change[], at: number, reachMs: number, relevant: (change: Change) => boolean): Change | undefined =>
+  changes.filter((change) => relevant(change) && couldBreak(change) && change.at <= at && at - change.at <= reachMs).sort((a, b) => b.at - a.at)[0];
+
 /**
  * The change most likely to have started the trouble at `onset`, on one of `services`. A provider's
  * infrastructure notice is posted after its impact began, so it may come up to a while after the onset.

@@ -1,4 +1,5 @@
 import { changeExplains } from './change-effects.ts';
+import { latestBreakingChangeBefore } from './explaining-change.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { onlyRaisedCapacity } from './lowered-setting.ts';
 import { labelsAt } from './mechanism.ts';
@@ -19,7 +20,5 @@ const LATENT_REACH_MS = 7 * 24 * 60 * 60_000;
 export const latentSettingAt = (board: EvidenceBoard, resource: string, current: readonly Signal[], failingSince: number): Change | undefined => {
   const kinds = new Set(labelsAt(current.filter((signal) => signal.service === resource)));
   if (kinds.size === 0 || !Number.isFinite(failingSince)) return undefined;
-  return board.changes
-    .filter((change) => change.service === resource && change.at <= failingSince && failingSince - change.at <= LATENT_REACH_MS && !onlyRaisedCapacity(change.summary) && changeExplains(change, kinds))
-    .sort((a, b) => b.at - a.at)[0];
+  return latestBreakingChangeBefore(board.changes, failingSince, LATENT_REACH_MS, (change) => change.service === resource && !onlyRaisedCapacity(change.summary) && changeExplains(change, kinds));
 };

@@ -1,6 +1,6 @@
 import { median } from '../analysis/robust-statistics.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
-import { couldBreak } from './explaining-change.ts';
+import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { meaningOf } from './metric-semantics.ts';
 import { callersOf } from './service-map.ts';
 
@@ -50,9 +50,7 @@ export const retryingCaller = (board: EvidenceBoard, callee: string, troubleAt: 
   const usual = median(before);
   const now = median(since);
   if (!(usual > 0) || now < AMPLIFIED * usual) return undefined;
-  const change = board.changes
-    .filter((candidate) => candidate.service === caller && couldBreak(candidate) && candidate.at <= troubleAt && troubleAt - candidate.at <= RETRY_CHANGE_REACH_MS)
-    .sort((a, b) => b.at - a.at)[0];
+  const change = latestBreakingChangeBefore(board.changes, troubleAt, RETRY_CHANGE_REACH_MS, (candidate) => candidate.service === caller);
   return { caller, callee, usual, now, ...(change ? { change } : {}) };
 };
 

@@ -1,6 +1,6 @@
 import { upstreamWriters } from './bad-data-source.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
-import { couldBreak } from './explaining-change.ts';
+import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { scheduleWrittenBy } from './schedule-expression.ts';
 import { callersOf } from './service-map.ts';
 import type { Signal } from './signals.ts';
@@ -42,13 +42,9 @@ export const staleDataWriter = (board: EvidenceBoard, reader: string, current: r
   const paths = upstreamWriters(board, reader)
     .filter((writer) => !alsoOld.has(writer))
     .flatMap((writer) => [[writer], ...callersOf(board, writer).filter((starter) => starter !== reader && !alsoOld.has(starter)).map((starter) => [writer, starter])]);
-  const candidates = paths.flatMap((path) =>
-    board.changes
-      .filter((change) => change.service === path.at(-1) && couldBreak(change) && change.at <= foundOldAt && foundOldAt - change.at <= REFRESH_CHANGE_REACH_MS)
-      .map((change) => ({ path, change })),
-  );
-  const latest = candidates.sort((a, b) => b.change.at - a.change.at)[0];
-  return latest ? { reader, service: latest.path.at(-1)!, path: latest.path, change: latest.change, foundOldAt } : undefined;
+  const change = latestBreakingChangeBefore(board.changes, foundOldAt, REFRESH_CHANGE_REACH_MS, (candidate) => paths.some((path) => path.at(-1) === candidate.service));
+  const path = change && paths.find((candidate) => candidate.at(-1) === change.service);
+  return change && path ? { reader, service: change.service, path, change, foundOldAt } : undefined;
 };
 
 export const staleDataWords = (stale: StaleDataWriter): string => {
