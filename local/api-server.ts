@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { serve, type ServerType } from '@hono/node-server';
@@ -21,6 +22,7 @@ import { DynamoDbApprovalStore } from '../lib/store/dynamodb-approval-store.ts';
 import { approversFromEnv } from '../lib/api/approval-settings.ts';
 import { LocalTaskTokenWaits } from './task-token-waits.ts';
 import { consoleAssetRoutes } from './console/assets.ts';
+import { closerFor } from './closing-server.ts';
 import { sameMachineOnly } from './same-machine-only.ts';
 import { scenarioToolSource, type ToolChoice } from './session.ts';
 
@@ -98,11 +100,12 @@ export const startLocalApiServer = async (options: LocalApiServerOptions): Promi
     const started: ServerType = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: options.port }, () => resolve(started));
   });
   const { port } = server.address() as AddressInfo;
+  const closeServer = closerFor(server as Server);
   return {
     url: `http://127.0.0.1:${port}`,
     notifier: recording,
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer();
       await starter.idle({ abort: true });
     },
   };

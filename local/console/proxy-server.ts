@@ -1,7 +1,9 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { apiProxyRoutes, type ApiProxyOptions } from './proxy.ts';
+import { closerFor } from '../closing-server.ts';
 import { sameMachineOnly } from '../same-machine-only.ts';
 
 export interface ConsoleServerOptions extends ApiProxyOptions {
@@ -39,6 +41,6 @@ export const startConsoleServer = async (options: ConsoleServerOptions): Promise
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    close: closerFor(server as Server),
   };
 };
