@@ -90,7 +90,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'draining-backlog',
   // Found on a blind sweep (a nightly sync Lambda's duration rising with its table's recurring write load).
   'rose-with-recurring-load',
-  'automated-probing',
   'brief-spike-recovered',
   // Placement: the roots they find are clients, so they shape compute (or Lambda) roots only.
   'own-side-complaint',
@@ -100,7 +99,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'handler-names-source',
   'replica-replays-source',
   'resource-names-its-client',
-  'early-client-is-load',
   'sparse-root-errors',
   // Category and mechanism.
   'mechanism-infrastructure',
@@ -118,8 +116,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'certificate-over-change',
   'saturation-is-exhaustion',
   'mechanism-threads',
-  // Found on a blind gp2 volume whose BurstBalance ran out (rds).
-  'mechanism-burst-credits',
   // Found on blind EKS worker subnets out of addresses (other).
   'mechanism-ip-addresses',
   // Found on two blind scenarios (an ALB idle timeout cut, a Lambda's own client timeout lowered); the ALB one waits in candidates.
