@@ -14,6 +14,7 @@ import { changeBeforeFirstFailure } from './first-failure.ts';
 import { latentSettingAt } from './latent-setting.ts';
 import { retryingCaller, retryWords } from './retry-amplification.ts';
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
+import { runLoadWords, type RunLoad } from './client-runs.ts';
 import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
@@ -243,6 +244,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     suspectChange = missingCache.change;
   }
   let overload = false;
+  let runLoad: RunLoad | undefined;
   let sharedQuotaWith: string | undefined;
   const loaded = root;
   const holders = tenantsOf(board, root, signals.filter((signal) => signal.service === root));
@@ -256,6 +258,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
       chain.push(...onward);
       root = onward.at(-1)!;
       overload = root === culprit.service && culprit.overload === true;
+      runLoad = root === culprit.service ? culprit.runs : undefined;
       suspectChange = root === culprit.service ? culprit.change : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
     }
   }
@@ -307,6 +310,8 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
         ? { label: 'cache misses', category: category.category, words: missingCacheWords(missingCache), principle: 'cache-misses-are-load' }
         : retrying && root === retrying.caller
       ? { label: 'retries', category: category.category, words: retryWords(retrying), principle: 'retries-amplify' }
+      : runLoad && root === runLoad.client
+      ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
       : mechanismOf(root, rootSignals, suspectChange, changeCategory);
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];

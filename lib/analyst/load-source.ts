@@ -1,6 +1,7 @@
 import { severityOf } from '../analysis/log-templates.ts';
 import { detectOnset } from '../analysis/onset.ts';
 import { causesIn } from './cause-signals.ts';
+import { loadFollowsRuns, type RunLoad } from './client-runs.ts';
 import { startsWork } from './change-effects.ts';
 import { CLOSE_CHANGE_MS, suspectChangeFor } from './explaining-change.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
@@ -92,7 +93,7 @@ export const clientToBlame = (
   resource: string,
   onsetOf: (service: string) => number,
   clients: readonly string[],
-): { service: string; change?: Change; overload?: boolean; principle: Principle } | undefined => {
+): { service: string; change?: Change; overload?: boolean; principle: Principle; runs?: RunLoad } | undefined => {
   const resourceOnset = onsetOf(resource);
   // What the resource says about who uses it outranks what the clients that fail with it report.
   const named = clientNamedByResource(board, resource, clients);
@@ -101,6 +102,9 @@ export const clientToBlame = (
     const since = named.since ?? (Number.isFinite(troubleAtClients) ? troubleAtClients : resourceOnset);
     return { service: named.service, change: suspectChangeFor(board.changes, new Set([named.service]), since), overload: true, principle: 'resource-names-its-client' };
   }
+  // A client whose every run the load follows, up at its start and down at its end, is that load, whenever the trouble was first seen.
+  const runs = loadFollowsRuns(board, resource, clients);
+  if (runs) return { service: runs.client, change: suspectChangeFor(board.changes, new Set([runs.client]), runs.starts[0]!), overload: true, principle: 'load-follows-client-runs', runs };
   // Load comes before exhaustion: work launched shortly before the resource ran out is that load,
   // whatever the clients that fail with the resource report. The load dates from the resource's
   // demand rising, or else from the first trouble it caused anywhere; the launch may fall between

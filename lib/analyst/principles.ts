@@ -37,6 +37,7 @@ export const principles = {
   'replica-replays-source': 'a lagging replica replays what its source is sent: the load is on the source',
   'resource-names-its-client': 'a resource’s own account of who loads it names the client',
   'work-launched-is-load': 'work launched just before a shared resource ran out is its load',
+  'load-follows-client-runs': 'a shared resource whose load steps up when each run of a client starts and down when it ends carries that client’s runs',
   'early-client-is-load': 'the client whose own trouble or demand began no later than the shared resource’s drove it there',
   'retries-amplify': 'a callee asked many times more often per request its caller serves than usual is hammered by that caller’s retries',
   'cache-misses-are-load': 'an origin whose demand surged while the cache in front of it hit less carries that cache’s misses: the cache, and its latest change, is where the load comes from',
