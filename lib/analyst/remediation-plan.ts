@@ -6,6 +6,7 @@ import type { IncidentCause } from './infer-cause.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import { poisonRecordOf, type PoisonRecord } from './mechanism.ts';
 import type { Principle } from './principles.ts';
+import { kindOf } from './service-map.ts';
 import { quoteMessage } from '../text/quote.ts';
 import type { StaleHolding } from './stale-view.ts';
 
@@ -17,6 +18,8 @@ export interface RemediationInputs {
   /** The mechanism's evidence label (cause-signals), if one was found. */
   mechanism?: string;
   change?: Change;
+  /** The root is a third party: what is its own (a certificate) is fixed by its owner, not by us. */
+  thirdParty?: boolean;
   /** Who calls the root on the failing path: the side we control when the root is a third party. */
   callerOfRoot?: string;
   /** The platform already replaces the root's tasks or instances (crash loop, OOM kills). */
@@ -82,7 +85,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyRestarting, alternativeProvider, overloads, capacityCut, staleHolding }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, staleHolding }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -114,7 +117,9 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, alreadyResta
       if (mechanism === 'credentials' && !change) return plan('remedy-restart-for-credentials', [step('restart', root, `Restart ${root} so it reads the current secret.`)]);
       return plan('remedy-undo-change', [step('revert-config', root, `Revert the permission change on ${root}${undo}.`)]);
     case 'certificate':
-      return plan('remedy-renew-certificate', [step('renew-certificate', root, `Renew or replace the expired certificate of ${root}.`)]);
+      return thirdParty
+        ? plan('remedy-renew-certificate', [step('escalate', root, `Ask the provider of ${root} to renew or replace the expired certificate it presents.`)])
+        : plan('remedy-renew-certificate', [step('renew-certificate', root, `Renew or replace the expired certificate of ${root}.`)]);
     case 'network':
       return change
         ? plan('remedy-undo-change', [step('revert-config', root, `Revert the network change${undo}.`)])
@@ -159,6 +164,7 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   mechanism: cause.mechanism?.label,
   change: cause.suspectChange,
   callerOfRoot: cause.callerOfRoot,
+  thirdParty: kindOf(board, cause.root) === 'external',
   alreadyRestarting: cause.alreadyRestarting,
   alternativeProvider: cause.alternativeProvider,
   overloads: cause.overloads ?? cause.starves,

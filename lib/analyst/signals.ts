@@ -415,6 +415,8 @@ const datastoreWords: readonly [RegExp, (node: ServiceNode) => boolean][] = [
   // Replies only a Redis-protocol server gives (ReplyError, OOM ... 'maxmemory', WRONGTYPE, MOVED, CLUSTERDOWN), or the engine named.
   [/redis|valkey|memcache|elasticache|ReplyError|'maxmemory'|\bWRONGTYPE\b|\bMOVED \d+|\bCLUSTERDOWN\b/i, isCache],
 ];
+/** A consumer's note of what it did with a message it could not handle: the queue keeps it, as it should. */
+const messageFate = /\b(returned|put back|sent back|released|back)\s+(on|to|in|into)\s+(the\s+)?queue\b|\brequeue(d|ing)?\b/gi;
 const outboundWords = /<(HOST|URL|IP)_\d+>|upstream|third.?party|provider|vendor|external|partner|https?:\/\//i;
 
 const sharedKinds = new Set(['sqs', 'sns', 's3', 'dynamodb', 'kinesis']);
@@ -456,8 +458,10 @@ const blamedDependencies = (services: readonly ServiceNode[], caller: string, te
   const direct = services.find((node) => node.name === caller)?.dependsOn ?? [];
   const nodeOf = (name: string): ServiceNode => services.find((node) => node.name === name) ?? { name, dependsOn: [], calledBy: [] };
   const only = (candidates: string[]) => (candidates.length === 1 ? candidates : []);
+  // What became of a message ("returned to queue", requeued) says nothing against the queue.
+  const aboutStores = text.replace(messageFate, '');
   for (const [pattern, isStore] of datastoreWords) {
-    const stores = pattern.test(text) ? only(direct.filter((callee) => isStore(nodeOf(callee)))) : [];
+    const stores = pattern.test(aboutStores) ? only(direct.filter((callee) => isStore(nodeOf(callee)))) : [];
     if (stores.length > 0) return stores;
   }
   return outboundWords.test(text) ? only([...callees].filter((callee) => nodeOf(callee).kind === 'external')) : [];
