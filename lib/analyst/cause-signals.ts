@@ -35,8 +35,13 @@ export interface CauseHit {
   text: string;
 }
 
-export const causesIn = (text: string): CauseHit[] =>
-  causePatterns.filter(({ pattern }) => pattern.test(text)).map(({ category, label }) => ({ category, label, text }));
+/** A guess the logger asks rather than states ("was sent SIGKILL! Perhaps out of memory?") names no cause. */
+const hedgedGuess = /\b(perhaps|maybe|possibly|probably)\b[^.?!\n]*\?/gi;
+
+export const causesIn = (text: string): CauseHit[] => {
+  const stated = text.replace(hedgedGuess, '');
+  return causePatterns.filter(({ pattern }) => pattern.test(stated)).map(({ category, label }) => ({ category, label, text }));
+};
 
 const changeCategories: Readonly<Record<string, RootCauseCategory>> = {
   deploy: 'deploy',

@@ -31,6 +31,13 @@ describe('what an error says about its cause', () => {
     expect(labels('gift certificate GC-2231 redeemed for order 7781')).not.toContain('certificate');
   });
 
+  it('a cause the logger only guesses at, as a question, is not stated; the same words stated are', () => {
+    expect(labels('[ERROR] Worker (pid:20421) was sent SIGKILL! Perhaps out of memory?')).not.toContain('memory');
+    expect(labels('task stopped: maybe a connection limit reached?')).not.toContain('connections');
+    expect(labels('Out of memory: Killed process 20421 (gunicorn)')).toContain('memory');
+    expect(labels('Worker was sent SIGKILL: out of memory. Is the limit too low?')).toContain('memory');
+  });
+
   it('a null dereference is a code defect, which a release brings, not bad data', () => {
     expect(causesIn('java.lang.NullPointerException: Cannot invoke "Tier.code()"')).toEqual([expect.objectContaining({ label: 'code defect', category: 'deploy' })]);
   });

@@ -141,7 +141,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'provider-is-external',
   'remedy-provider-failover-or-limit',
   // Fallbacks for an incident nothing else explains: as more incidents are explained, one family is left.
-  'dependency-or-undetermined',
   'remedy-escalate-dependency',
 ]);
 
