@@ -68,7 +68,7 @@ const categoryOfEffect = (change: Change, failuresExplained: ReadonlySet<string>
   return matching.length === 1 ? matching[0]![0] : undefined;
 };
 
-type TracedCategory = { category: RootCauseCategory; principle: Principle };
+export type TracedCategory = { category: RootCauseCategory; principle: Principle };
 
 /** What the evidence at the root itself shows, when no change explains the trouble. */
 const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs, voted: RootCauseCategory | undefined): TracedCategory => {

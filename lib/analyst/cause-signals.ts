@@ -18,6 +18,9 @@ export const causePatterns: readonly { category: RootCauseCategory; pattern: Reg
   { category: 'resource-exhaustion', label: 'IP addresses', pattern: /InsufficientFreeAddressesInSubnet|AvailableIpAddressCount|free (IPv4 |private |IP )*addresses|available IPv4 addresses|failed to (allocate|assign) (a |an )?(private )?IP|IP address(es)? (exhausted|depleted)|no (free|available) IP/i },
   { category: 'resource-exhaustion', label: 'threads', pattern: /too many open files|EMFILE|thread pool (exhausted|full)|file descriptors|worker pool|RejectedExecution|ulimit/i },
   { category: 'resource-exhaustion', label: 'replication lag', pattern: /replica(tion)?.?lag|ReplicaLag|seconds.behind.(master|source)|replay lag/i },
+  // The database's own account of sessions queued behind a lock another transaction holds (PostgreSQL's
+  // log_lock_waits, a Performance Insights lock wait). A client's lock wait timeout is only its side of it.
+  { category: 'resource-exhaustion', label: 'locks', pattern: /still waiting for \w*Lock\b|Process holding the lock|Lock:(transactionid|tuple|relation)|blocked by (process|pid|session)/i },
   { category: 'resource-exhaustion', label: 'table scan', pattern: /full (table )?scan|seq(uential)? scan|missing index|without (an )?index|no index|rows.?examined|filesort/i },
   { category: 'traffic', label: 'throttling', pattern: /throttl|Rate exceeded|ProvisionedThroughputExceeded|UnprocessedItems|TooManyRequests|\b429\b|concurrency limit|ReservedConcurrency|limit exceeded|request limit|RequestLimitExceeded|SlowDown|load shedding/i },
   // A value the code cannot handle (malformed, out of range, impossible, missing) is bad input; a null

@@ -1,6 +1,6 @@
 import { rankRootCandidates } from '../analysis/propagation.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
-import { categoryTraced } from './cause-category.ts';
+import { categoryTraced, type TracedCategory } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
@@ -245,6 +245,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   }
   let overload = false;
   let runLoad: RunLoad | undefined;
+  let locksHeldOn: string | undefined;
   let sharedQuotaWith: string | undefined;
   const loaded = root;
   const holders = tenantsOf(board, root, signals.filter((signal) => signal.service === root));
@@ -254,11 +255,12 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     if (culprit) {
       applied.push(...(holders.coTenants ? (['co-tenant-took-quota'] as const) : []), culprit.principle);
       // A client whose own load is the cause is where it starts; one that failed on the resource may itself be held up further on.
-      const onward = culprit.overload ? [culprit.service] : follow(culprit.service, chain);
+      const onward = culprit.overload || culprit.holdsLocks ? [culprit.service] : follow(culprit.service, chain);
       chain.push(...onward);
       root = onward.at(-1)!;
       overload = root === culprit.service && culprit.overload === true;
       runLoad = root === culprit.service ? culprit.runs : undefined;
+      locksHeldOn = root === culprit.service && culprit.holdsLocks ? loaded : undefined;
       suspectChange = root === culprit.service ? culprit.change : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
     }
   }
@@ -290,7 +292,8 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   const heldStale = staleView && root === staleView.caller ? staleView : undefined;
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
   const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
-  const category = categoryTraced({
+  // A client holding locks its database's other sessions wait for exhausts what they need, whatever its own evidence says.
+  const category: TracedCategory = locksHeldOn ? { category: 'resource-exhaustion', principle: 'mechanism-locks' } : categoryTraced({
     board,
     root,
     rootSignals,
@@ -312,6 +315,8 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
       ? { label: 'retries', category: category.category, words: retryWords(retrying), principle: 'retries-amplify' }
       : runLoad && root === runLoad.client
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
+      : locksHeldOn
+      ? { label: 'locks', category: category.category, words: `${root} holds locks on ${locksHeldOn} and does not release them: ${locksHeldOn}'s lock waits name ${root}'s session as the holder, so the transactions of its other clients are blocked behind it.`, principle: 'mechanism-locks' }
       : mechanismOf(root, rootSignals, suspectChange, changeCategory);
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];

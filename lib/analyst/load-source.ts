@@ -93,14 +93,16 @@ export const clientToBlame = (
   resource: string,
   onsetOf: (service: string) => number,
   clients: readonly string[],
-): { service: string; change?: Change; overload?: boolean; principle: Principle; runs?: RunLoad } | undefined => {
+): { service: string; change?: Change; overload?: boolean; principle: Principle; runs?: RunLoad; holdsLocks?: boolean } | undefined => {
   const resourceOnset = onsetOf(resource);
   // What the resource says about who uses it outranks what the clients that fail with it report.
   const named = clientNamedByResource(board, resource, clients);
   if (named) {
     const troubleAtClients = Math.min(...clients.map(onsetOf));
     const since = named.since ?? (Number.isFinite(troubleAtClients) ? troubleAtClients : resourceOnset);
-    return { service: named.service, change: suspectChangeFor(board.changes, new Set([named.service]), since), overload: true, principle: 'resource-names-its-client' };
+    // A client holding locks the others wait for is not load: it holds what they need.
+    const change = suspectChangeFor(board.changes, new Set([named.service]), since);
+    return { service: named.service, change, overload: !named.holdsLocks, principle: 'resource-names-its-client', ...(named.holdsLocks ? { holdsLocks: true } : {}) };
   }
   // A client whose every run the load follows, up at its start and down at its end, is that load, whenever the trouble was first seen.
   const runs = loadFollowsRuns(board, resource, clients);
@@ -165,7 +167,7 @@ const GREW_FACTOR = 1;
  * its heaviest work (a top-SQL or slow-query line) names a statement; the one client whose own logs
  * issue the same statement (verb and table) is the one loading it.
  */
-export const clientNamedByResource = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number } | undefined => {
+export const clientNamedByResource = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holdsLocks?: boolean } | undefined => {
   const grown = clients.flatMap((client) =>
     board.series
       .filter((series) => series.service === resource && Object.values(series.dimensions ?? {}).includes(client))
@@ -175,10 +177,37 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
       }),
   );
   if (new Set(grown.map((item) => item.service)).size === 1) return grown[0];
+  const holder = lockHolderNamedBy(board, resource, clients);
+  if (holder) return holder;
   const heaviest = new Set(board.logs.filter((line) => line.service === resource).flatMap((line) => firstStatement(line.message) ?? []));
   if (heaviest.size === 0) return undefined;
   const issuers = clients.filter((client) => board.logs.some((line) => line.service === client && statementsIn(line.message).some((statement) => heaviest.has(statement))));
   return issuers.length === 1 ? { service: issuers[0]! } : undefined;
+};
+
+/** A database's account of a lock wait names the session holding the lock (PostgreSQL's log_lock_waits). */
+const lockHolder = /Process holding the lock: (\d+)/g;
+/** A database log line's session prefix: `user@database:[pid]`. */
+const sessionOf = /\b([A-Za-z][\w.-]*)@[\w.-]+:\[(\d+)\]/;
+
+const wordsOf = (name: string): string[] => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+
+/**
+ * The client holding the locks others wait for, as the database tells it: the sessions its lock
+ * waits name as the holder, and the database user those sessions log in as, which names one client
+ * (every word of the user is a word of the client's name: `seat_recount` is `seat-recount-cron`).
+ */
+const lockHolderNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holdsLocks: true } | undefined => {
+  const lines = board.logs.filter((line) => line.service === resource);
+  const waits = lines.filter((line) => line.message.match(lockHolder));
+  const holders = new Set(waits.flatMap((line) => [...line.message.matchAll(lockHolder)].map((match) => match[1]!)));
+  if (holders.size === 0) return undefined;
+  const users = new Set(lines.flatMap((line) => {
+    const session = sessionOf.exec(line.message);
+    return session && holders.has(session[2]!) ? [session[1]!] : [];
+  }));
+  const named = clients.filter((client) => [...users].some((user) => wordsOf(user).every((word) => wordsOf(client).includes(word))));
+  return named.length === 1 ? { service: named[0]!, holdsLocks: true, ...(waits[0] ? { since: waits[0].at } : {}) } : undefined;
 };
 
 /**

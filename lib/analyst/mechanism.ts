@@ -35,6 +35,7 @@ const mechanismPrinciples: Readonly<Record<string, Principle>> = {
   'IP addresses': 'mechanism-ip-addresses',
   'replication lag': 'mechanism-replication-lag',
   'table scan': 'mechanism-table-scan',
+  locks: 'mechanism-locks',
   throttling: 'mechanism-throttling',
   certificate: 'mechanism-certificate',
   'disabled key': 'mechanism-disabled-key',
@@ -109,6 +110,8 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
       return `${root} spent its storage burst credits (BurstBalance down to zero): its disk I/O is held to the volume's baseline IOPS, so reads and writes queue.`;
     case 'replication lag':
       return `Replication lag at ${root}: the replica cannot keep up with the write load it is sent.`;
+    case 'locks':
+      return `Sessions at ${root} are blocked waiting for locks that another transaction holds and does not release, so the work queued behind them stalls.`;
     case 'table scan':
       return `A query at ${root} scans far more rows than it returns (a missing index), saturating the database.`;
     case 'throttling': {

@@ -14,7 +14,8 @@ const rules: readonly [RegExp, MetricMeaning][] = [
   // Work refused or thrown away (blocked by a firewall, denied, filtered out, discarded) is lost work; so is what lands in a dead-letter queue.
   [new RegExp(`${failureWords}|filtered|discard|dlq`, 'i'), 'bad-up'],
   [/latency|duration|response.?time|p9\d|wait|oldest|(^|[^a-z])age([^a-z]|$)|lag|backlog|visible|delay|queue|depth|iterator/i, 'bad-up'],
-  [/cpu|memory|mem|heap|utili[sz]ation|connections|pool|checked.?out|leased|disk|storage.?used|bytes.?used|swap|saturation|concurren|threads|file.?descriptors|gc/i, 'bad-up'],
+  // DBLoad (Performance Insights) counts sessions active at once, waiting or working: a database's saturation.
+  [/cpu|memory|mem|heap|utili[sz]ation|connections|pool|checked.?out|leased|disk|storage.?used|bytes.?used|swap|saturation|concurren|threads|file.?descriptors|gc|db.?load|active.?sessions/i, 'bad-up'],
   [/request|invocation|count|rps|tps|throughput|iops|incoming|messages|notifications|records|events|published|delivered|sent|received|consumed|traffic|sessions|users/i, 'demand'],
 ];
 

@@ -52,7 +52,7 @@ export const SAME_TIME_MS = 2 * 60_000;
 export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
 /** Words that say something failed, whatever level the line was logged at. */
-const failureStated = /\b(error|exception|fail(s|ed|ure)?|refused|denied|expired|timed out|unable to|cannot|could not)\b/i;
+const failureStated = /\b(error|exception|fail(s|ed|ure)?|refused|denied|expired|timed out|unable to|cannot|could not|still waiting)\b/i;
 
 /**
  * The level a log line deserves: its own, or ERROR when its words state a failure with a cause
