@@ -38,6 +38,8 @@ export interface CategoryInputs {
   overloads: boolean;
   /** The root is the one caller still failing on a dependency its other callers came through (stale-view.ts). */
   heldStale?: boolean;
+  /** The root was named by its database as the holder of the locks the other sessions wait for (load-source.ts). */
+  holdsLocks?: boolean;
 }
 
 /** What the evidence at the root says, by vote (errors and metrics count double; "config" is a weak word). */
@@ -68,7 +70,7 @@ const categoryOfEffect = (change: Change, failuresExplained: ReadonlySet<string>
   return matching.length === 1 ? matching[0]![0] : undefined;
 };
 
-export type TracedCategory = { category: RootCauseCategory; principle: Principle };
+type TracedCategory = { category: RootCauseCategory; principle: Principle };
 
 /** What the evidence at the root itself shows, when no change explains the trouble. */
 const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs, voted: RootCauseCategory | undefined): TracedCategory => {
@@ -85,7 +87,9 @@ const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs,
 
 /** The category the evidence supports, and the principle that decided it: how the root was found, a capacity cut, the change, then what the root's evidence names. */
 export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
-  const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads, heldStale } = inputs;
+  const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads, heldStale, holdsLocks } = inputs;
+  // A client holding locks its database's other sessions wait for exhausts what they need, whatever its own evidence says.
+  if (holdsLocks) return { category: 'resource-exhaustion', principle: 'mechanism-locks' };
   const voted = votedCategory(rootSignals);
   // What the caller holds from before is its own configuration, unless its failures name a mechanism outright (a pinned certificate).
   if (heldStale) return { category: voted && decisiveCategories.has(voted) ? voted : 'config', principle: 'sole-failing-caller' };

@@ -1,6 +1,6 @@
 import { rankRootCandidates } from '../analysis/propagation.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
-import { categoryTraced, type TracedCategory } from './cause-category.ts';
+import { categoryTraced } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
@@ -15,7 +15,7 @@ import { latentSettingAt } from './latent-setting.ts';
 import { retryingCaller, retryWords } from './retry-amplification.ts';
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { runLoadWords, type RunLoad } from './client-runs.ts';
-import { capacityBehind, clientToBlame, isStarved, replicaSource, tenantsOf } from './load-source.ts';
+import { capacityBehind, clientToBlame, lockHolderWords, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
@@ -292,8 +292,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
   const heldStale = staleView && root === staleView.caller ? staleView : undefined;
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
   const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
-  // A client holding locks its database's other sessions wait for exhausts what they need, whatever its own evidence says.
-  const category: TracedCategory = locksHeldOn ? { category: 'resource-exhaustion', principle: 'mechanism-locks' } : categoryTraced({
+  const category = categoryTraced({
     board,
     root,
     rootSignals,
@@ -304,6 +303,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
     wroteBadData: writer !== undefined,
     overloads: overload,
     heldStale: heldStale !== undefined,
+    holdsLocks: locksHeldOn !== undefined,
   });
   const mechanism: Mechanism | undefined = heldStale
     ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
@@ -316,7 +316,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
       : runLoad && root === runLoad.client
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
       : locksHeldOn
-      ? { label: 'locks', category: category.category, words: `${root} holds locks on ${locksHeldOn} and does not release them: ${locksHeldOn}'s lock waits name ${root}'s session as the holder, so the transactions of its other clients are blocked behind it.`, principle: 'mechanism-locks' }
+      ? { label: 'locks', category: category.category, words: lockHolderWords(root, locksHeldOn), principle: 'mechanism-locks' }
       : mechanismOf(root, rootSignals, suspectChange, changeCategory);
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];

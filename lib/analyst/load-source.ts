@@ -210,6 +210,9 @@ const lockHolderNamedBy = (board: EvidenceBoard, resource: string, clients: read
   return named.length === 1 ? { service: named[0]!, holdsLocks: true, ...(waits[0] ? { since: waits[0].at } : {}) } : undefined;
 };
 
+export const lockHolderWords = (holder: string, database: string): string =>
+  `${holder} holds locks on ${database} and does not release them: ${database}'s lock waits name ${holder}'s session as the holder, so the transactions of its other clients are blocked behind it.`;
+
 /**
  * Kinds whose capacity is an account-wide quota every resource of the kind draws on unless it
  * reserves its own: Lambda's concurrent executions, API Gateway's request rate.

@@ -117,9 +117,11 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
       if (mechanism === 'credentials' && !change) return plan('remedy-restart-for-credentials', [step('restart', root, `Restart ${root} so it reads the current secret.`)]);
       return plan('remedy-undo-change', [step('revert-config', root, `Revert the permission change on ${root}${undo}.`)]);
     case 'certificate':
-      return thirdParty
-        ? plan('remedy-renew-certificate', [step('escalate', root, `Ask the provider of ${root} to renew or replace the expired certificate it presents.`)])
-        : plan('remedy-renew-certificate', [step('renew-certificate', root, `Renew or replace the expired certificate of ${root}.`)]);
+      return plan('remedy-renew-certificate', [
+        thirdParty
+          ? step('escalate', root, `Ask the provider of ${root} to renew or replace the expired certificate it presents.`)
+          : step('renew-certificate', root, `Renew or replace the expired certificate of ${root}.`),
+      ]);
     case 'network':
       return change
         ? plan('remedy-undo-change', [step('revert-config', root, `Revert the network change${undo}.`)])
