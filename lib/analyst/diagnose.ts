@@ -25,6 +25,8 @@ export interface Diagnosis {
   servingAlerted: string[];
   /** Alerts that nothing benign explains yet: what a look at earlier days might explain as recurring. */
   unexplainedAlerts: Alert[];
+  /** Faults that make it an incident with nothing benign to explain them yet: a look at earlier days may show them recurring. */
+  unexplainedHarm: Signal[];
   inference: CauseInference;
   /** The principles that shaped this diagnosis (principles.ts): only those whose result it uses. */
   principles: Principle[];
@@ -75,6 +77,7 @@ export const diagnose = (board: EvidenceBoard): Diagnosis => {
     candidates: incident ? inference.candidates : inference.verdict === 'no-evidence' ? troubledServices(inference.signals) : [],
     servingAlerted: [...new Set(servingAlerted(board, inference.symptom))],
     unexplainedAlerts: inference.verdict === 'incident' ? inference.unexplainedAlerts : inference.verdict === 'no-evidence' ? alertsOf(board, inference.symptom) : [],
+    unexplainedHarm: incident ? inference.unexplainedHarm : [],
     inference,
     principles,
     draft,

@@ -64,6 +64,8 @@ export interface IncidentCause {
   alternativeProvider: boolean;
   alreadyRestarting: boolean;
   unexplainedAlerts: Alert[];
+  /** Ongoing, substantial faults nothing benign explains (health-verdict.ts); empty when only alerts make it an incident. */
+  unexplainedHarm: Signal[];
   /** The only cause the graph left: one candidate service. */
   soleCandidate: boolean;
   /** The principles that placed the root and chose its category and mechanism (principles.ts). */
@@ -115,7 +117,14 @@ const rawErrorSignals = (board: EvidenceBoard, services: ReadonlySet<string>): S
       text: line.message,
     }));
 
-const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[], symptom: string | undefined, determined: boolean, unexplainedAlerts: Alert[]): IncidentCause => {
+const incidentFrom = (
+  board: EvidenceBoard,
+  signals: Signal[],
+  current: Signal[],
+  symptom: string | undefined,
+  determined: boolean,
+  { unexplainedAlerts, unexplainedHarm }: { unexplainedAlerts: Alert[]; unexplainedHarm: Signal[] },
+): IncidentCause => {
   const services = board.services ?? [];
   // A few warnings before a service's real trouble do not date it: its substantial signals do, when it has any.
   const onsetOf = (service: string): number => {
@@ -343,6 +352,7 @@ const incidentFrom = (board: EvidenceBoard, signals: Signal[], current: Signal[]
       kindOf(board, root) === 'external' && (callerOfRoot === undefined ? [] : dependenciesOf(board, callerOfRoot)).some((name) => name !== root && kindOf(board, name) === 'external'),
     alreadyRestarting: rootSignals.some((signal) => restartWords.test(signal.text)),
     unexplainedAlerts,
+    unexplainedHarm,
     soleCandidate: ranked.length === 1,
     principles: [...new Set(applied)],
   };
@@ -361,7 +371,7 @@ export const inferCause = (board: EvidenceBoard): CauseInference => {
   }
   const health = judgeHealth(board, signals, windowOf(board)?.start, symptom);
   const faults = signals.filter((signal) => isFault(signal) && !health.benign.has(signal));
-  if (health.harm.length > 0) return incidentFrom(board, signals, faults.filter((signal) => signal.ongoing), symptom, true, health.unexplained);
+  if (health.harm.length > 0) return incidentFrom(board, signals, faults.filter((signal) => signal.ongoing), symptom, true, { unexplainedAlerts: health.unexplained, unexplainedHarm: health.harm });
   if (health.healthy) {
     const transients = signals.filter((signal) => signal.kind === 'transient' || (isFault(signal) && !signal.ongoing));
     return { verdict: 'healthy', symptom, signals, explained: health.explained, transients };
@@ -374,7 +384,7 @@ export const inferCause = (board: EvidenceBoard): CauseInference => {
   const weak = [...faults.filter((signal) => near.has(signal.service)), ...raw, ...alarmSignals];
   if (weak.length === 0) return { verdict: 'no-evidence', symptom, signals };
   const withRaw = [...signals, ...raw];
-  const inference = incidentFrom(board, withRaw, weak, symptom && alarmed.has(symptom) ? symptom : [...alarmed][0], false, health.unexplained);
+  const inference = incidentFrom(board, withRaw, weak, symptom && alarmed.has(symptom) ? symptom : [...alarmed][0], false, { unexplainedAlerts: health.unexplained, unexplainedHarm: [] });
   const labelled = labelsAt(inference.rootSignals).length > 0;
   return { ...inference, determined: labelled || inference.suspectChange !== undefined, principles: ['unexplained-alert-is-incident', ...inference.principles] };
 };

@@ -1,3 +1,4 @@
+import { severityOf } from '../analysis/log-templates.ts';
 import { MIN_ONSET_POINTS } from '../analysis/onset.ts';
 import type { ToolSpec } from '../model/port.ts';
 import { triggerAlarmName } from './alerts.ts';
@@ -46,14 +47,23 @@ const alarmedMetrics = (brief: string): string[] => [...brief.matchAll(/^- \w+: 
 const earlierDaysCalls = (board: EvidenceBoard, diagnosis: Diagnosis, lookback: number): PlannedCall[] => {
   const fired = triggerAlarmName(board.brief);
   const metrics = alarmedMetrics(board.brief);
-  return diagnosis.unexplainedAlerts.flatMap((alert): PlannedCall[] => {
+  // An incident made of metric shifts alone, with nothing logged at ERROR where they shift, may be a schedule's usual shape (a morning
+  // batch that raises concurrency and latency every day): the same window on earlier days tells.
+  const shifted = [...new Set(diagnosis.unexplainedHarm.map((signal) => signal.service))];
+  const shiftsOnly =
+    diagnosis.unexplainedHarm.every((signal) => signal.kind === 'metric') && !board.logs.some((line) => shifted.includes(line.service) && severityOf(line.level) >= 3);
+  const alerted = new Set(diagnosis.unexplainedAlerts.map((alert) => alert.service));
+  const harmCalls = (shiftsOnly ? shifted : [])
+    .filter((service) => !alerted.has(service))
+    .map((service) => ({ name: getMetricsContract.name, arguments: { service, sinceMinutes: lookback, compareDaysBefore: COMPARED_DAYS } }));
+  return [...harmCalls, ...diagnosis.unexplainedAlerts.flatMap((alert): PlannedCall[] => {
     if (!alert.service) return [];
     const base = { service: alert.service, sinceMinutes: lookback, compareDaysBefore: COMPARED_DAYS };
     if (alert.source === 'alarm' && fired !== undefined && alert.name === `alarm ${fired}` && metrics.length > 0) {
       return metrics.map((name) => ({ name: getMetricsContract.name, arguments: { ...base, name } }));
     }
     return alert.source === 'page' ? [{ name: getMetricsContract.name, arguments: base }] : [];
-  });
+  })];
 };
 
 /** A change's clean run is read from three days before it: metrics are often kept only for busy hours, and a day of them must show the failures absent. */

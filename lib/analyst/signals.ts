@@ -278,7 +278,9 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
       const common = { ...base, at: onset.at, strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined, description: change };
       if (isBadShift(series.name, onset.direction)) {
         const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
-        return [{ ...common, kind: 'metric', substantial: isSubstantialShift(series, onset, demand.length > 0 ? Math.max(...demand) : undefined, points) }];
+        // Earlier days and a longer history are earlier periods too: a count's usual scatter shows there as well.
+        const before = [...(series.earlierDays ?? []).flatMap((day) => day.points), ...(series.history ?? [])].map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+        return [{ ...common, kind: 'metric', substantial: isSubstantialShift(series, onset, demand.length > 0 ? Math.max(...demand) : undefined, [...points, ...before]) }];
       }
       // A surge is demand at least doubled; a rise of a few tens of percent is ordinary variation.
       if (meaningOf(series.name) === 'demand' && onset.direction === 'up') return [{ ...common, kind: 'demand', substantial: onset.relativeChange >= 1 }];

@@ -55,4 +55,53 @@ describe('the same window on earlier days', () => {
     expect(diagnose(withEarlierDays(alarmed('ledger-latency', 'RequestCount'), 'RequestCount')).draft.incident).toBe(true);
     expect(diagnose(withEarlierDays(alarmed('ledger-disk-used', 'BytesInPerSec'), 'BytesInPerSec')).draft.incident).toBe(true);
   });
+
+  describe('an incident made of metric shifts alone', () => {
+    /** A worker that runs hot and slow every morning at minute 90, with a few stray errors late in every such morning. */
+    const busy = (minute: number) => (minute >= 90 ? 10 : 2);
+    const slow = (minute: number) => (minute >= 90 ? 600 : 200);
+    const strayErrors = (minute: number) => (minute >= 105 ? (minute % 10 === 0 ? 2 : 1) : 0);
+    const fiveMinutely = (start: string, valueAt: (minute: number) => number) => series(start, 120, valueAt).filter((_, minute) => minute % 5 === 0);
+    const quiet = (minute: number) => minute % 2;
+    const metrics = (start: string, shape: 'morning' | 'quiet' = 'morning') => [
+      { service: 'worker', name: 'ConcurrentExecutions', points: fiveMinutely(start, shape === 'morning' ? busy : (minute) => busy(0) + quiet(minute)) },
+      { service: 'worker', name: 'Duration', points: fiveMinutely(start, shape === 'morning' ? slow : (minute) => slow(0) + quiet(minute)) },
+      { service: 'worker', name: 'Errors', stat: 'Sum', periodSeconds: 300, points: fiveMinutely(start, shape === 'morning' ? strayErrors : () => 0) },
+    ];
+    const shifted = (logLevel: string) =>
+      boardFrom({
+        brief: 'A question from an internal tool: is the worker alright?',
+        services: [{ name: 'worker', kind: 'lambda' }, { name: 'api', kind: 'ecs', dependsOn: ['worker'] }],
+        metrics: metrics(START),
+        logs: [{ service: 'worker', timestamp: at(START, 101), level: logLevel, message: 'batch of 10 lines posted in 613 ms' }],
+      });
+    const withEarlierMornings = (board: ReturnType<typeof shifted>, shape: 'morning' | 'quiet' = 'morning') => {
+      const days = [1, 2].map((daysBefore) => metrics(at(START, -daysBefore * DAY_MINUTES), shape));
+      recordResult(board, 'get_metrics', 'E9', {
+        available: true,
+        series: metrics(START).map((item, index) => ({ ...item, earlierDays: days.map((day, before) => ({ daysBefore: before + 1, stats: { min: 0, max: 600, count: day[index]!.points.length }, points: day[index]!.points })) })),
+      });
+      return board;
+    };
+
+    it('makes the analyst read the services that shifted on earlier days', () => {
+      const board = shifted('INFO');
+      const diagnosis = diagnose(board);
+      expect(diagnosis.incident).toBe(true);
+      const asked = nextCalls(board, diagnosis, tools).filter((call) => call.name === 'get_metrics');
+      expect(asked).toContainEqual({ name: 'get_metrics', arguments: expect.objectContaining({ service: 'worker', compareDaysBefore: 7 }) });
+    });
+
+    it('is not compared when a log states a failure: a stated failure is no schedule\'s shape', () => {
+      const board = shifted('ERROR');
+      const diagnosis = diagnose(board);
+      expect(diagnosis.incident).toBe(true);
+      expect(nextCalls(board, diagnosis, tools).filter((call) => call.arguments.compareDaysBefore !== undefined)).toEqual([]);
+    });
+
+    it('is a recurring job when every shift, and the stray errors with it, came the same way on earlier mornings', () => {
+      expect(diagnose(withEarlierMornings(shifted('INFO'))).draft.incident).toBe(false);
+      expect(diagnose(withEarlierMornings(shifted('INFO'), 'quiet')).draft.incident).toBe(true);
+    });
+  });
 });
