@@ -400,10 +400,13 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   const own = signals.filter((signal) => signal.service === alert.service && signal.kind !== 'alarm');
   // The alert's service shows something, and all of it is explained as benign: the explanation covers the alert,
   // provided that, when the alert's name says which measure it watches, that measure is among what is explained.
+  // Trouble too slight to count (a few slow-job warnings, CPU busy but short of its limit) neither makes harm nor keeps the alert open.
   const ownTrouble = own.filter((signal) => isFault(signal) && signal.ongoing);
-  const explainedBy = ownTrouble.map((signal) => benign.get(signal));
-  const coversWatched = watched.length === 0 || ownTrouble.some((signal) => watched.some(({ name }) => signal.text.startsWith(name)));
-  if (ownTrouble.length > 0 && coversWatched && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
+  const isWatched = (signal: Signal) => watched.some(({ name }) => signal.text.startsWith(name));
+  const counted = ownTrouble.filter((signal) => signal.substantial || isWatched(signal));
+  const explainedBy = counted.map((signal) => benign.get(signal));
+  const coversWatched = watched.length === 0 || ownTrouble.some(isWatched);
+  if (counted.length > 0 && coversWatched && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
   // A page, a report, or a fired alarm no listing shows stays open after what set it off has passed: a spike at its
   // service, from about when it began, that came back, with nothing failing there now, is its recovery. An alarm
   // listed in ALARM now says what it watches still breaches, so only its own OK transition shows it recovered,

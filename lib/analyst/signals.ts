@@ -119,7 +119,7 @@ const levelOf = (series: EvidenceBoard['series'][number]): number => {
  */
 const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onset, demandLevel: number | undefined, earlier: Points): boolean => {
   const name = series.name;
-  if (/throttl|fail|dead|dlq|restart|oom|kill|unhealthy|evict|reject|block|denied|filtered|discard|crash|age|backlog|visible|lag/i.test(name)) return onset.relativeChange >= 0.5;
+  if (/throttl|fail|dead|dlq|restart|oom|kill|unhealthy|evict|reject|block|denied|filtered|discard|crash|backlog|visible|lag/i.test(name) || ageWord.test(name)) return onset.relativeChange >= 0.5;
   if (/utili[sz]ation|cpu|memory|mem\b|disk|storage|percent/i.test(name) && onset.direction === 'up') return onset.level >= 80;
   if (/latency|duration|response.?time|p9\d|wait/i.test(name)) return onset.relativeChange >= 1;
   if (/error|fault|5xx|4xx|timeout|exception/i.test(name)) {
@@ -132,6 +132,9 @@ const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onse
   }
   return onset.relativeChange >= 0.5;
 };
+
+/** How old the oldest waiting item is (IteratorAge, ApproximateAgeOfOldestMessage, message_age), as a word of its own: not the "age" in usage or percentage. */
+const ageWord = /(^|[^a-zA-Z])age(?![a-z])|Age(?![a-z])/;
 
 /** Earlier periods at the new level that make it the usual scatter, not a shift. */
 const USUAL_SCATTER_PERIODS = 2;

@@ -86,8 +86,6 @@ const withoutReasoning = (finding: Finding): Finding => {
  * fails the test until it is taken off the list; a principle not listed fails as soon as it fails.
  */
 const failingToday: ReadonlySet<Principle> = new Set<Principle>([
-  // Verdict (health-verdict.ts): each explains one kind of resource's benign trouble.
-  'draining-backlog',
   // Found on a blind sweep (a nightly sync Lambda's duration rising with its table's recurring write load).
   'rose-with-recurring-load',
   'brief-spike-recovered',
