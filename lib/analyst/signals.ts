@@ -333,6 +333,9 @@ const stopOf = (points: readonly { t: number; v: number }[], evidenceEnd: number
   return points.length - firstZero >= 2 ? points[firstZero]!.t : undefined;
 };
 
+/** A count of work that succeeded: throughput, though its fall is also bad. */
+const successCount = /success(ful)?.?(count|events|requests|invocations)|(count|requests|events).?success|2xx/i;
+
 /**
  * Work that stops is harm even when nothing errors: a throughput (invocations, messages received,
  * requests) that ran steadily drops to zero or stops publishing. It matters when the work it serves
@@ -340,7 +343,8 @@ const stopOf = (points: readonly { t: number; v: number }[], evidenceEnd: number
  * publishes); without that, it may be quiet hours or a job that finished, worth a look but no incident.
  */
 const stoppedWork = (board: EvidenceBoard): Signal[] => {
-  const demand = board.series.filter((series) => meaningOf(series.name) === 'demand' && series.points.length >= 6);
+  // Work done is counted as demand (invocations, messages received) or as its successes (PutEvents successes, 2xx).
+  const demand = board.series.filter((series) => (meaningOf(series.name) === 'demand' || successCount.test(series.name)) && series.points.length >= 6);
   const pointsOf = (series: EvidenceBoard['series'][number]) => series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t);
   const evidenceEnd = Math.max(...board.series.map((series) => Date.parse(series.points.at(-1)?.[0] ?? '')).filter(Number.isFinite));
   const evidenceStart = Math.min(...board.series.map((series) => Date.parse(series.points[0]?.[0] ?? '')).filter(Number.isFinite));
@@ -352,7 +356,10 @@ const stoppedWork = (board: EvidenceBoard): Signal[] => {
     const before = points.filter((point) => point.t < stoppedAt);
     const steady = before.length >= 6 && before.filter((point) => point.v > 0).length >= 0.8 * before.length && before[0]!.t - evidenceStart <= 0.2 * (evidenceEnd - evidenceStart);
     if (!steady) return [];
-    const near = neighboursOf(board, series.service);
+    // A neighbour that publishes no throughput of its own (an event bus, a topic read through its rules) is seen through its
+    // own neighbours: the producers writing to the bus show whether the work still arrives.
+    const measured = new Set(demand.map((other) => other.service));
+    const near = new Set([...neighboursOf(board, series.service)].flatMap((name) => (name === series.service || measured.has(name) ? [name] : [...neighboursOf(board, name)])));
     const goingOn = demand.find((other) => {
       if (other === series || stops.get(other) !== undefined || !near.has(other.service)) return false;
       const otherPoints = pointsOf(other);

@@ -51,6 +51,34 @@ describe('work that stops is harm when its input keeps coming', () => {
     const invocations = { service: 'mailer', name: 'Invocations', points: series(START, 120, (minute) => (minute >= 60 ? 0 : 250 + (minute % 6) * 4)) };
     expect(diagnose(boardFrom({ services, metrics: [quietSource, invocations] })).draft.incident).toBe(false);
   });
+
+  describe('through a bus that publishes no throughput of its own', () => {
+    const routed = [
+      { name: 'results-gateway', kind: 'ecs', dependsOn: ['clinic-bus'] },
+      { name: 'clinic-bus', kind: 'other' },
+      { name: 'results-rule', kind: 'other', dependsOn: ['clinic-bus', 'notifier'] },
+      { name: 'notifier', kind: 'lambda' },
+    ];
+    const matched = { service: 'results-rule', name: 'MatchedEvents', points: series(START, 60, (minute) => 20 + (minute % 5)) };
+    const producerWrites = (name: string) => ({ service: 'results-gateway', name, points: series(START, 120, (minute) => 25 + (minute % 7)) });
+
+    it('a rule that stops matching while the producer writing to its bus keeps succeeding is where the work stops', () => {
+      const diagnosis = diagnose(boardFrom({ services: routed, metrics: [matched, producerWrites('PutEventsApproximateSuccessCount')] }));
+      expect(diagnosis.draft.incident).toBe(true);
+      expect(diagnosis.draft.rootCause.service).toBe('results-rule');
+      expect(diagnosis.draft.rootCause.summary).toMatch(/MatchedEvents at results-rule stopped .* while PutEventsApproximateSuccessCount at results-gateway kept going/);
+    });
+
+    it('a producer whose writes are only failures shows no work still arriving', () => {
+      expect(diagnose(boardFrom({ services: routed, metrics: [matched, producerWrites('PutEventsFailedCount')] })).draft.incident).toBe(false);
+    });
+
+    it('a bus with throughput of its own is read itself, not through its producers', () => {
+      const busGoingOn = { service: 'clinic-bus', name: 'Invocations', points: series(START, 120, (minute) => 24 + (minute % 5)) };
+      const summary = diagnose(boardFrom({ services: routed, metrics: [matched, busGoingOn, producerWrites('PutEventsApproximateSuccessCount')] })).draft.rootCause.summary;
+      expect(summary).toMatch(/MatchedEvents at results-rule stopped .* while Invocations at clinic-bus kept going/);
+    });
+  });
 });
 
 describe('benign explanations set trouble aside', () => {
