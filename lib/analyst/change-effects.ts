@@ -16,10 +16,14 @@ import type { Signal } from './signals.ts';
  * handled twice or not at all, replacements of tasks failing health checks, and refusals an
  * error names only by its HTTP status.
  */
+/** What policies that grant or deny nothing govern: a CDN's response headers, cache and origin requests; object lifecycles and retention; retries, redrive and delivery; scaling. */
+const otherPolicies = 'headers?|cache|origin.?request|lifecycle|retention|retry|redrive|delivery|scaling|backup|placement|termination|update';
+
 const settingEffects: readonly { label: string; pattern: RegExp }[] = [
   { label: 'credentials', pattern: /secret|password|credential|api.?key|access.?key|\btoken/i },
   { label: 'disabled key', pattern: /DisableKey|ScheduleKeyDeletion|\bkms\b|\bkey\b.{0,20}(disabled|pending deletion)/i },
-  { label: 'access denied', pattern: /polic(y|ies)|\brole|permission|\biam\b|\bgrant|\bwaf\b|web.?acl|\bblock|\bdeny\b|\ballow\b/i },
+  // A policy is an access policy unless it says it governs something else (a CDN's response headers or cache, a lifecycle, retries, scaling).
+  { label: 'access denied', pattern: new RegExp(`(?<!(${otherPolicies})[ _-]?)polic(y|ies)|\\brole|permission|\\biam\\b|\\bgrant|\\bwaf\\b|web.?acl|\\bblock|\\bdeny\\b|\\ballow\\b`, 'i') },
   {
     label: 'network',
     pattern: /security.?group|ingress|egress|network.?acl|\bnacl\b|route.?table|\broutes?\b|subnet|\bvpc\b|\bdns\b|resource.?record|record.?set|resolver|hosted.?zone|\bcname\b|firewall|peering|transit.?gateway|\bnat\b/i,

@@ -31,6 +31,11 @@ const QUIET_MS = 10 * 60_000;
 
 const WARNING = severityOf('WARN');
 
+/** A complaint about the dependency: a failure, or a warning that names it; a routine warning (an image downscaled) is no stumble. */
+const stumbled = (message: string, dependency: string): boolean =>
+  message.toLowerCase().includes(dependency.toLowerCase()) ||
+  /fail|error|exception|denied|refused|forbidden|unauthori[sz]ed|time.?out|timed out|unreachable|unable|could not|cannot|retry|retries|reset|closed|expired|invalid|\b[45]\d\d\b/i.test(message);
+
 const failingNow = (current: readonly Signal[], service: string): boolean =>
   current.some((signal) => signal.service === service && signal.ongoing && (signal.kind === 'errors' || signal.kind === 'metric' || signal.kind === 'trend' || signal.kind === 'alarm'));
 
@@ -63,7 +68,7 @@ export const staleViewOf = (board: EvidenceBoard, dependency: string, current: r
   const recovered = callers.filter((other) => {
     if (other === caller) return false;
     const lines = board.logs.filter((line) => line.service === other);
-    const complaints = lines.filter((line) => severityOfLine(line) >= WARNING);
+    const complaints = lines.filter((line) => severityOfLine(line) >= WARNING && stumbled(line.message, dependency));
     if (!complaints.some((line) => Math.abs(line.at - onset) <= TOGETHER_MS)) return false;
     const lastComplaint = Math.max(...complaints.map((line) => line.at));
     const workedOn = lines.some((line) => line.at > lastComplaint) && end - lastComplaint >= QUIET_MS;

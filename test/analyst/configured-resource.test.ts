@@ -31,6 +31,15 @@ describe('what a configuration change can break, read from what it changed', () 
     expect(failureKindsOfChange(asChange('config', 'SetSubscriptionAttributes FilterPolicy on subscription mail'))).toContain('undelivered');
   });
 
+  it('a policy grants or denies access unless it says it governs something else', () => {
+    for (const summary of ['PutBucketPolicy on menu-media', 'PutRolePolicy on reader-role', 'PutKeyPolicy on orders-key']) {
+      expect(failureKindsOfChange(asChange('iam', summary))).toContain('access denied');
+    }
+    for (const summary of ['UpdateDistribution: attach response headers policy security-headers-v2', 'attach CachePolicy CachingOptimized', 'PutLifecyclePolicy on logs', 'PutScalingPolicy on api']) {
+      expect(failureKindsOfChange(asChange('config', summary))).not.toContain('access denied');
+    }
+  });
+
   it('a deploy can break anything, so its kind alone names no failure', () => {
     expect(failureKindsOfChange(asChange('deploy', 'api v2 rolled out: new secret handling'))).toEqual(new Set());
   });

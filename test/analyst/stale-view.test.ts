@@ -79,6 +79,10 @@ describe('the one caller still failing on a dependency that serves the callers t
     expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['restart refund-api', 'apply-fix refund-api']);
   });
 
+  it('stumbled with it when the other caller warned of the dependency by name, though in no failure words', () => {
+    expect(inferCause(board({ change: failover, failure: readOnly, stumble: 'ledger answered slowly (812 ms) on POST /v2/payments' }))).toMatchObject({ root: 'refund-api', staleView: { recovered: ['payments-api'] } });
+  });
+
   it('holds the previous credential after a rotation, and a pinned key after a certificate change, whose category is certificate', () => {
     const rotated = inferCause(board({ change: { kind: 'config', summary: 'RotateSecret prod/ledger/app' }, failure: 'password authentication failed for user "ledger_app"', dependencyKind: 'other', callerKind: 'lambda' }));
     expect(rotated).toMatchObject({ root: 'refund-api', staleView: { holding: 'credential' } });
@@ -100,6 +104,8 @@ describe('the one caller still failing on a dependency that serves the callers t
       { change: failover, failure: readOnly, otherStumbles: false },
       { change: failover, failure: readOnly, otherKeepsFailing: true },
       { change: failover, failure: readOnly, dependencyFaulty: true },
+      // A routine warning at the moment of the change (an image downscaled) is no stumble on the dependency.
+      { change: failover, failure: readOnly, stumble: 'source image 4032x3024 exceeds 12 MP, downscaled before resize' },
     ]) {
       const cause = inferCause(board(shape));
       expect(cause.verdict === 'incident' && cause.staleView).toBeFalsy();
