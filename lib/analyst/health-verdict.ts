@@ -445,16 +445,21 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     if (why) explained.push({ subject: alert.name, ...why });
     else unexplained.push(alert);
   }
-  // What rose at the same moment as a recurring load, at the client that sends it or the resource it lands on,
-  // without failing anything (the work taking longer, more of it), is that load.
-  const recurringLoads = [
-    ...alerts.flatMap((alert) => (alert.service && alert.since !== undefined && explained.some((item) => item.subject === alert.name && item.principle === 'recurring-rise') ? [{ service: alert.service, at: alert.since }] : [])),
-    ...[...benignWhy].flatMap(([signal, why]) => (why.principle === 'recurring-rise' ? [{ service: signal.service, at: signal.at }] : [])),
+  // What rose at the same moment as a load already explained as benign (a recurring job, a backlog being worked off), at
+  // the client that sends it or the resource it lands on, without failing anything (the work taking longer, more of it),
+  // is that load: a consumer at its full concurrency while its queue drains is the draining.
+  const loadKinds: Partial<Record<Principle, string>> = { 'recurring-rise': 'recurring load', 'draining-backlog': 'backlog being worked off' };
+  const benignLoads = [
+    ...alerts.flatMap((alert) => {
+      const why = explained.find((item) => item.subject === alert.name && loadKinds[item.principle] !== undefined);
+      return alert.service && alert.since !== undefined && why ? [{ service: alert.service, at: alert.since, kind: loadKinds[why.principle]! }] : [];
+    }),
+    ...[...benignWhy].flatMap(([signal, why]) => (loadKinds[why.principle] !== undefined ? [{ service: signal.service, at: signal.at, kind: loadKinds[why.principle]! }] : [])),
   ];
   for (const signal of signals) {
     if (benignWhy.has(signal) || !isFault(signal) || !signal.ongoing || signal.kind !== 'metric' || measuresFailure(signal.text)) continue;
-    const load = recurringLoads.find((item) => item.service !== signal.service && neighboursOf(board, item.service).has(signal.service) && Math.abs(signal.at - item.at) <= RECURRENCE_TOLERANCE_MS);
-    if (load) benignWhy.set(signal, { principle: 'rose-with-recurring-load', service: signal.service, ref: signal.ref, why: `it rose with ${load.service}'s recurring load, at the same time (${iso(load.at)}), and fails nothing: the same schedule's work` });
+    const load = benignLoads.find((item) => item.service !== signal.service && neighboursOf(board, item.service).has(signal.service) && Math.abs(signal.at - item.at) <= RECURRENCE_TOLERANCE_MS);
+    if (load) benignWhy.set(signal, { principle: 'rose-with-benign-load', service: signal.service, ref: signal.ref, why: `it rose with ${load.service}'s ${load.kind}, at the same time (${iso(load.at)}), and fails nothing: the same work` });
   }
   // Benign trouble worth naming: whatever was bad enough to count, anything at a retired resource (its
   // silence is expected), and a spike that recurs on a schedule (it will page again).

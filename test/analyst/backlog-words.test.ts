@@ -46,3 +46,27 @@ describe('the age of waiting work', () => {
     expect(sweep(rising('message_age_seconds', 60, 900))).toBe('incident');
   });
 });
+
+describe('a consumer working off a draining backlog', () => {
+  const queue = (consumerMetric: Metric) =>
+    inferCause(
+      boardFrom({
+        brief: 'CloudWatch alarm sync-backlog is in ALARM',
+        services: [{ name: 'sync-queue', kind: 'sqs' }, { name: 'sync-fn', kind: 'lambda', dependsOn: ['sync-queue'] }],
+        alarms: [{ name: 'sync-backlog', service: 'sync-queue', state: 'ALARM', since: at(START, 62) }],
+        metrics: [
+          { service: 'sync-queue', name: 'ApproximateNumberOfMessagesVisible', periodSeconds: 60, points: series(START, 120, (minute) => (minute < 60 ? 0 : Math.max(0, 40000 - (minute - 60) * 500))) },
+          consumerMetric,
+        ],
+      }),
+    ).verdict;
+  const fromMinute60 = (name: string, before: number, after: number): Metric => ({ service: 'sync-fn', name, periodSeconds: 60, points: series(START, 120, (minute) => (minute < 60 ? before : after)) });
+
+  it('runs at its full concurrency as the backlog drains: that is the draining, not a fault', () => {
+    expect(queue(fromMinute60('ConcurrentExecutions', 1, 10))).toBe('healthy');
+  });
+
+  it('failing while it works the backlog off is a fault all the same', () => {
+    expect(queue(fromMinute60('Errors', 0, 40))).toBe('incident');
+  });
+});

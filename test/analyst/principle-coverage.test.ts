@@ -87,7 +87,7 @@ const withoutReasoning = (finding: Finding): Finding => {
  */
 const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // Found on a blind sweep (a nightly sync Lambda's duration rising with its table's recurring write load).
-  'rose-with-recurring-load',
+  'rose-with-benign-load',
   'brief-spike-recovered',
   // Placement: the roots they find are clients, so they shape compute (or Lambda) roots only.
   'own-side-complaint',
