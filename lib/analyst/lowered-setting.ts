@@ -30,15 +30,22 @@ const capacityWords = /capacity|desired.?count|instances?|tasks?|concurren|provi
  * setting changed, not because the load did. Scaling that raised capacity is the platform reacting.
  */
 export const capacityCutAt = (board: EvidenceBoard, root: string, onset: number): Change | undefined =>
-  board.changes.find(
-    (change) =>
-      change.service === root &&
-      (change.kind === 'scaling' || change.kind === 'config') &&
-      change.at <= onset &&
-      onset - change.at <= CAPACITY_CUT_WINDOW_MS &&
-      capacityWords.test(change.summary) &&
-      loweredBy(change.summary) !== undefined,
-  );
+  board.changes.find((change) => {
+    const lowered = loweredBy(change.summary);
+    if (change.service !== root || (change.kind !== 'scaling' && change.kind !== 'config') || change.at > onset || !capacityWords.test(change.summary) || !lowered) return false;
+    return onset - change.at <= CAPACITY_CUT_WINDOW_MS || scaledUpTo(board, root, Number(lowered.to.replace(/,/g, '')), change.at, onset);
+  });
+
+/**
+ * A lowered maximum waits for the load to reach it: capacity that later scaled up to exactly the new
+ * ceiling, before the trouble, ran into it, however long after the cut that was.
+ */
+const scaledUpTo = (board: EvidenceBoard, root: string, ceiling: number, from: number, onset: number): boolean =>
+  onset - from <= CEILING_WINDOW_MS &&
+  board.changes.some((change) => change.service === root && change.kind === 'scaling' && change.at > from && change.at <= onset && numbersChanged(change.summary).some(({ was, is }) => is === ceiling && is > was));
+
+/** How long a lowered ceiling can wait for the load that reaches it: a week of daily peaks. */
+const CEILING_WINDOW_MS = 7 * 24 * 60 * 60_000;
 
 /** A setting of how long something waits before it gives up on a request (not how long a queued message stays hidden). */
 const timeoutSettingWords = /(?<!visibility.?)(idle.?timeout|timeout.?(seconds|ms|millis)|(read|request|connect|socket|response|gateway|client|upstream|proxy).?timeout|keep.?alive|deadline)/i;

@@ -185,6 +185,24 @@ describe('the summary names the mechanism in plain words', () => {
     expect(actions(diagnosis.draft.remediation)).toEqual(['scale scores-api', 'revert-config scores-api']);
   });
 
+  it('a maximum lowered hours before is the cut once capacity scales up to exactly that ceiling; a scale-up short of it says nothing of the cut', () => {
+    const ceiling = (reached: number) =>
+      diagnose(
+        boardFrom({
+          services: [{ name: 'orders', kind: 'dynamodb' }, { name: 'checkout', kind: 'ecs', dependsOn: ['orders'] }],
+          changes: [
+            { service: 'orders', timestamp: at(START, -180), kind: 'config', summary: 'terraform apply: aws_appautoscaling_target.orders_write max_capacity 3000 -> 300' },
+            { service: 'orders', timestamp: at(START, 40), kind: 'scaling', summary: `Application Auto Scaling: table/orders WriteCapacityUnits 250 -> ${reached}` },
+          ],
+          metrics: [{ service: 'orders', name: 'WriteThrottleEvents', points: series(START, 120, (minute) => (minute >= 60 ? 900 + (minute % 7) : 0)) }],
+          logs: failing('checkout', 'PutItem orders failed: ProvisionedThroughputExceededException'),
+        }),
+      ).draft;
+    expect(ceiling(300).rootCause.summary).toMatch(/Capacity was cut: a config change lowered orders's capacity from 3000 to 300/);
+    expect(ceiling(300).rootCause.category).toBe('config');
+    expect(ceiling(280).rootCause.summary).not.toMatch(/Capacity was cut/);
+  });
+
   it('messages received far more often than sent, after the visibility timeout was lowered, are redeliveries', () => {
     const diagnosis = diagnose(
       boardFrom({
