@@ -86,16 +86,12 @@ const withoutReasoning = (finding: Finding): Finding => {
  * fails the test until it is taken off the list; a principle not listed fails as soon as it fails.
  */
 const failingToday: ReadonlySet<Principle> = new Set<Principle>([
-  // Found on a blind sweep (a nightly sync Lambda's duration rising with its table's recurring write load).
-  'rose-with-benign-load',
   'brief-spike-recovered',
   // Placement: the roots they find are clients, so they shape compute (or Lambda) roots only.
   'own-side-complaint',
-  'fault-on-the-way',
   'own-fault-first',
   'caller-change',
   'handler-names-source',
-  'replica-replays-source',
   'resource-names-its-client',
   'sparse-root-errors',
   // Category and mechanism.
@@ -143,9 +139,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // Shaped its second family (edge) only through a wrong finding: a CDN blamed for the 403s its bucket's new policy caused.
   'mechanism-access-denied',
   // Fallbacks for an incident nothing else explains: as more incidents are explained, one family is left.
-  // unexplained-alert-is-incident lost its second family when a rule's stopped matching (other) came to be explained.
-  'unexplained-alert-is-incident',
-  'dependency-or-undetermined',
   'remedy-escalate-dependency',
 ]);
 
