@@ -326,7 +326,7 @@ const incidentFrom = (
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
       : locksHeldOn
       ? { label: 'locks', category: category.category, words: lockHolderWords(root, locksHeldOn), principle: 'mechanism-locks' }
-      : mechanismOf(root, rootSignals, suspectChange, changeCategory);
+      : mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root));
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
   return {

@@ -203,6 +203,24 @@ describe('the summary names the mechanism in plain words', () => {
     expect(ceiling(280).rootCause.summary).not.toMatch(/Capacity was cut/);
   });
 
+  it('what fills a volume is the measure that grows about as fast as its free space falls, however small beside its own size', () => {
+    const GB = 1024 ** 3;
+    const summary = (walRisePerMinute: number) =>
+      diagnose(
+        boardFrom({
+          services: [{ name: 'claims-db', kind: 'rds' }, { name: 'claims-api', kind: 'ecs', dependsOn: ['claims-db'] }],
+          metrics: [
+            { service: 'claims-db', name: 'FreeStorageSpace', points: series(START, 120, (minute) => 8 * GB - minute * 0.066 * GB) },
+            { service: 'claims-db', name: 'TransactionLogsDiskUsage', points: series(START, 120, (minute) => 170 * GB + minute * walRisePerMinute * GB) },
+            { service: 'claims-db', name: 'CPUUtilization', points: series(START, 120, (minute) => 20 + (minute % 5)) },
+          ],
+          logs: failing('claims-api', 'insert claim failed: could not extend file "base/16401/2689696": No space left on device'),
+        }),
+      ).draft.rootCause.summary;
+    expect(summary(0.066)).toMatch(/free space keeps falling toward zero, taken by what grows with it \(transaction logs disk usage\)/);
+    expect(summary(0.001)).not.toMatch(/transaction logs/);
+  });
+
   it('messages received far more often than sent, after the visibility timeout was lowered, are redeliveries', () => {
     const diagnosis = diagnose(
       boardFrom({
