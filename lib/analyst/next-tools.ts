@@ -16,6 +16,8 @@ import { callersOf } from './service-map.ts';
 import { windowOf } from './signals.ts';
 
 
+const ERROR = severityOf('ERROR');
+
 /** Planned work (a maintenance window, a test) is often announced days before it happens: a week of changes finds it. */
 const ANNOUNCEMENT_LOOKBACK_MINUTES = 7 * 24 * 60;
 
@@ -51,7 +53,7 @@ const earlierDaysCalls = (board: EvidenceBoard, diagnosis: Diagnosis, lookback: 
   // batch that raises concurrency and latency every day): the same window on earlier days tells.
   const shifted = [...new Set(diagnosis.unexplainedHarm.map((signal) => signal.service))];
   const shiftsOnly =
-    diagnosis.unexplainedHarm.every((signal) => signal.kind === 'metric') && !board.logs.some((line) => shifted.includes(line.service) && severityOf(line.level) >= 3);
+    diagnosis.unexplainedHarm.every((signal) => signal.kind === 'metric') && !board.logs.some((line) => shifted.includes(line.service) && severityOf(line.level) >= ERROR);
   const alerted = new Set(diagnosis.unexplainedAlerts.map((alert) => alert.service));
   const harmCalls = (shiftsOnly ? shifted : [])
     .filter((service) => !alerted.has(service))

@@ -349,6 +349,7 @@ const stoppedWork = (board: EvidenceBoard): Signal[] => {
   const evidenceEnd = Math.max(...board.series.map((series) => Date.parse(series.points.at(-1)?.[0] ?? '')).filter(Number.isFinite));
   const evidenceStart = Math.min(...board.series.map((series) => Date.parse(series.points[0]?.[0] ?? '')).filter(Number.isFinite));
   const stops = new Map(demand.map((series) => [series, stopOf(pointsOf(series), evidenceEnd)]));
+  const measured = new Set(demand.map((series) => series.service));
   return demand.flatMap((series): Signal[] => {
     const points = pointsOf(series);
     const stoppedAt = stops.get(series);
@@ -358,7 +359,6 @@ const stoppedWork = (board: EvidenceBoard): Signal[] => {
     if (!steady) return [];
     // A neighbour that publishes no throughput of its own (an event bus, a topic read through its rules) is seen through its
     // own neighbours: the producers writing to the bus show whether the work still arrives.
-    const measured = new Set(demand.map((other) => other.service));
     const near = new Set([...neighboursOf(board, series.service)].flatMap((name) => (name === series.service || measured.has(name) ? [name] : [...neighboursOf(board, name)])));
     const goingOn = demand.find((other) => {
       if (other === series || stops.get(other) !== undefined || !near.has(other.service)) return false;
