@@ -79,6 +79,8 @@ const kinds: Readonly<Record<string, ChangeKind>> = {
   StartInstanceRefresh: 'infrastructure',
   ModifyCacheCluster: 'infrastructure',
   ModifyReplicationGroup: 'infrastructure',
+  StartReplicationTask: 'infrastructure',
+  StopReplicationTask: 'infrastructure',
 
   PutRolePolicy: 'iam',
   DeleteRolePolicy: 'iam',

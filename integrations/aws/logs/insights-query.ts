@@ -28,8 +28,14 @@ const levelFilter = (minLevel: Level): string | undefined => {
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The text as a regex that also finds it inside a JSON-encoded message, where quotes and backslashes gain a backslash. */
-const containsPattern = (text: string) => escapeRegex(text).replace(/"|\\\\/g, (escaped) => `(?:\\\\)?${escaped}`);
+/** How JSON writes the control characters a log line may hold: a tab inside a JSON-encoded message is a backslash and a `t`. */
+const jsonEscapes: Record<string, string> = { '\t': 't', '\n': 'n', '\r': 'r' };
+
+/** The text as a regex that also finds it inside a JSON-encoded message, where quotes and backslashes gain a backslash and control characters become escapes. */
+const containsPattern = (text: string) =>
+  escapeRegex(text)
+    .replace(/"|\\\\/g, (escaped) => `(?:\\\\)?${escaped}`)
+    .replace(/[\t\n\r]/g, (control) => `(?:\\${jsonEscapes[control]}|\\\\${jsonEscapes[control]})`);
 
 export interface QueryFilters {
   minLevel: Level;

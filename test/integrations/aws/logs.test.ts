@@ -216,6 +216,14 @@ describe('the Insights query and the log line reader', () => {
     expect(linesQuery({ minLevel: 'DEBUG' })).not.toContain('filter');
   });
 
+  it('finds text holding a tab both in a raw Lambda line and inside a JSON message, where the tab is escaped', () => {
+    const query = linesQuery({ minLevel: 'DEBUG', contains: 'req-1\tERROR\tbulk' });
+    const contains = new RegExp(/like \/\(\?i\)(.*)\/\n\| sort/.exec(query)?.[1] ?? '', 'i');
+    expect(contains.test('2026-04-06T04:01:00.000Z\treq-1\tERROR\tbulk index failed')).toBe(true);
+    expect(contains.test(JSON.stringify({ level: 'ERROR', message: 'req-1\tERROR\tbulk index failed' }))).toBe(true);
+    expect(contains.test('req-1 ERROR bulk index failed')).toBe(false);
+  });
+
   it('reads the level and message of each log format', () => {
     expect(parseLogMessage('{"level":"warn","message":"slow","ms":900}')).toEqual({ level: 'warn', message: 'slow', fields: { ms: 900 } });
     expect(parseLogMessage('ERROR: disk full')).toEqual({ level: 'ERROR', message: 'disk full' });
