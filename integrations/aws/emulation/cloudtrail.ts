@@ -2,6 +2,7 @@ import type { Event, LookupEventsCommandInput, LookupEventsCommandOutput } from 
 import type { changeRecord } from '../../../lib/domain/scenario.ts';
 import type { z } from 'zod';
 import type { RecordedEnvironment } from '../../scenario/recorded-environment.ts';
+import { baseEventName } from '../changes/event-kinds.ts';
 import { serviceException, type ServiceEmulation } from './emulator.ts';
 import { emulatedAccount, emulatedRegion, serviceArnOf, serviceNamed } from './service-identity.ts';
 
@@ -83,7 +84,11 @@ const sourcesByEvent: Readonly<Record<string, string>> = {
   UpdateSchedule: 'scheduler', ModifyTargetGroup: 'elasticloadbalancing', DeregisterScalableTarget: 'application-autoscaling', PutScheduledAction: 'application-autoscaling',
 };
 
-/** The call behind a change: the one the scenario names in its details, else the implied one. Details become the request's parameters. */
+/**
+ * The call behind a change: the one the scenario names in its details, else the implied one. Details
+ * become the request's parameters; when the named call is the implied one, the parameters its kind
+ * implies fill what the details leave out (an ECS deploy by UpdateService names a task definition).
+ */
 const callOf = (change: ChangeRecord, serviceKind: string | undefined): EventIdentity => {
   const { eventName, eventSource, requestParameters, ...rest } = change.details ?? {};
   const implied = impliedCall(change, serviceKind);
@@ -94,7 +99,7 @@ const callOf = (change: ChangeRecord, serviceKind: string | undefined): EventIde
     eventName: named ?? implied.eventName,
     eventSource: source,
     // The change's own words ride along as the request's description, as deploy and configuration APIs carry one.
-    parameters: { ...(named ? {} : implied.parameters), ...rest, ...given, description: change.summary },
+    parameters: { ...(named && baseEventName(named) !== baseEventName(implied.eventName) ? {} : implied.parameters), ...rest, ...given, description: change.summary },
   };
 };
 
