@@ -31,7 +31,7 @@ export interface Onset {
   relativeChange: number;
   /** |level - baseline| in robust sigmas of the baseline's noise; comparable across series. */
   score: number;
-  /** Epoch ms of the first point back at the baseline, when the excursion ended before the series did. */
+  /** Epoch ms of the first point back at the baseline, when the excursion ended before the series did and did not depart that way again. */
   recoveredAt?: number;
 }
 
@@ -147,6 +147,14 @@ export function detectOnset(points: readonly Point[], options: OnsetOptions = {}
   );
   const strongest = strongestOf(sustained);
   if (!strongest) return undefined;
+  // A departure that came back and departed again the same way, still out at the newest point, is not over: it recurs.
+  const stillOut = (excursion: Excursion) => {
+    const sign = excursion.direction === 'up' ? 1 : -1;
+    return sign * (values.at(-1)! - excursion.baseline) >= PASSING_SHARE * Math.abs(excursion.level - excursion.baseline);
+  };
+  const returned = sustained.some(
+    (excursion) => excursion.start >= strongest.end && excursion.end === values.length && excursion.direction === strongest.direction && stillOut(excursion),
+  );
   return {
     at: times[strongest.start]!,
     direction: strongest.direction,
@@ -154,7 +162,7 @@ export function detectOnset(points: readonly Point[], options: OnsetOptions = {}
     level: strongest.level,
     relativeChange: strongest.relativeChange,
     score: strongest.score,
-    ...(strongest.end < values.length ? { recoveredAt: times[strongest.end]! } : {}),
+    ...(strongest.end < values.length && !returned ? { recoveredAt: times[strongest.end]! } : {}),
   };
 }
 

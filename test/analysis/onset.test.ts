@@ -90,6 +90,17 @@ describe('detectOnset', () => {
     expect(Math.abs(onset!.recoveredAt! - at(40))).toBeLessThanOrEqual(PERIOD);
   });
 
+  it('dates a fault that came back and is out again at the end from its first excursion, with no recovery', () => {
+    const onset = detectOnset(series(60, (i) => (i >= 20 && i < 30 ? 200 : i >= 50 ? 150 : 100), 3));
+    expect(Math.abs(onset!.at - at(20))).toBeLessThanOrEqual(PERIOD);
+    expect(onset!.recoveredAt).toBeUndefined();
+  });
+
+  it('keeps the recovery of a fault whose second excursion has fallen back by the newest point', () => {
+    const onset = detectOnset(series(60, (i) => (i >= 20 && i < 30 ? 200 : i >= 50 && i < 59 ? 150 : 100), 3));
+    expect(Math.abs(onset!.recoveredAt! - at(30))).toBeLessThanOrEqual(PERIOD);
+  });
+
   it('finds errors appearing where there were none', () => {
     const onset = detectOnset(series(60, (i) => (i >= 45 ? 5 : 0), 0));
     expect(onset?.at).toBe(at(45));
