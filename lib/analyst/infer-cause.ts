@@ -15,6 +15,7 @@ import { latentSettingAt } from './latent-setting.ts';
 import { retryingCaller, retryWords } from './retry-amplification.ts';
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { runLoadWords, type RunLoad } from './client-runs.ts';
+import { floodOrigin, floodWords } from './flood-origin.ts';
 import { capacityBehind, clientToBlame, lockHolderWords, isStarved, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
@@ -197,6 +198,8 @@ const incidentFrom = (
     explained = explain(Number.isFinite(shownAt) ? Math.max(datedOnset(root), shownAt) : datedOnset(root));
   }
   let suspectChange = explained?.change;
+  // A change tied to the trouble by its timing alone, not by what it can break: stronger evidence may overrule it.
+  let tiedByTimeOnly = explained !== undefined && explained.because !== 'change-effect-matches';
   if (explained) {
     applied.push(...explained.principles);
     if (!chain.includes(explained.link)) chain.push(explained.link);
@@ -271,7 +274,21 @@ const incidentFrom = (
       runLoad = root === culprit.service ? culprit.runs : undefined;
       locksHeldOn = root === culprit.service && culprit.holdsLocks ? loaded : undefined;
       suspectChange = root === culprit.service ? culprit.change : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
+      tiedByTimeOnly = culprit.principle === 'early-client-is-load' || culprit.principle === 'client-change-at-shared-resource';
     }
+  }
+
+  // A service flooded by what it is sent did not make its own load: where the flood was let loose, and the change that did it, is the cause.
+  const flood = !suspectChange || tiedByTimeOnly ? floodOrigin(board, signals, root, datedOnset(root)) : undefined;
+  const flooded = root;
+  if (flood) {
+    applied.push('flood-from-upstream');
+    chain.push(...flood.path.filter((link) => !chain.includes(link)));
+    root = flood.origin;
+    suspectChange = flood.change;
+    overload = false;
+    runLoad = undefined;
+    locksHeldOn = undefined;
   }
 
   // A dependency that serves the callers that stumbled with it is working; the one still failing holds a stale view of it.
@@ -322,6 +339,8 @@ const incidentFrom = (
         ? { label: 'cache misses', category: category.category, words: missingCacheWords(missingCache), principle: 'cache-misses-are-load' }
         : retrying && root === retrying.caller
       ? { label: 'retries', category: category.category, words: retryWords(retrying), principle: 'retries-amplify' }
+      : flood && root === flood.origin
+      ? { label: 'flood', category: category.category, words: floodWords(flood, flooded), principle: 'flood-from-upstream' }
       : runLoad && root === runLoad.client
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
       : locksHeldOn
