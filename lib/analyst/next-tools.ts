@@ -13,7 +13,7 @@ import { isSharedCapacity } from './load-source.ts';
 import { couldBreak } from './explaining-change.ts';
 import { labelsAt } from './mechanism.ts';
 import { callersOf } from './service-map.ts';
-import { windowOf } from './signals.ts';
+import { windowOf, type Signal } from './signals.ts';
 
 
 const ERROR = severityOf('ERROR');
@@ -43,8 +43,9 @@ const alarmedMetrics = (brief: string): string[] => [...brief.matchAll(/^- \w+: 
 
 /**
  * An alert nothing explains yet may be a recurring one: the same window on earlier days tells a
- * usual rise from a new one. For the alarm that fired, the metric it watches; for a page, whatever
- * its service publishes. Other alarms are context, not what paged.
+ * usual rise from a new one. For the alarm that fired, the metric it watches; for a page or a
+ * reported symptom, what rose at its service, else whatever it publishes. Other alarms are context,
+ * not what paged.
  */
 const earlierDaysCalls = (board: EvidenceBoard, diagnosis: Diagnosis, lookback: number): PlannedCall[] => {
   const fired = triggerAlarmName(board.brief);
@@ -55,18 +56,26 @@ const earlierDaysCalls = (board: EvidenceBoard, diagnosis: Diagnosis, lookback: 
   const shiftsOnly =
     diagnosis.unexplainedHarm.every((signal) => signal.kind === 'metric') && !board.logs.some((line) => shifted.includes(line.service) && severityOf(line.level) >= ERROR);
   const alerted = new Set(diagnosis.unexplainedAlerts.map((alert) => alert.service));
-  const harmCalls = (shiftsOnly ? shifted : [])
-    .filter((service) => !alerted.has(service))
-    .map((service) => ({ name: getMetricsContract.name, arguments: { service, sinceMinutes: lookback, compareDaysBefore: COMPARED_DAYS } }));
+  // What rose at a service, each measure on its own: a whole service's week can be too long to read at once.
+  const comparedAt = (service: string): PlannedCall[] => {
+    const base = { service, sinceMinutes: lookback, compareDaysBefore: COMPARED_DAYS };
+    const rose = [...new Set(diagnosis.unexplainedHarm.filter((signal) => signal.service === service).flatMap((signal) => metricNameOf(board, signal) ?? []))];
+    return rose.length > 0 ? rose.map((name) => ({ name: getMetricsContract.name, arguments: { ...base, name } })) : [{ name: getMetricsContract.name, arguments: base }];
+  };
+  const harmCalls = (shiftsOnly ? shifted : []).filter((service) => !alerted.has(service)).flatMap(comparedAt);
   return [...harmCalls, ...diagnosis.unexplainedAlerts.flatMap((alert): PlannedCall[] => {
     if (!alert.service) return [];
     const base = { service: alert.service, sinceMinutes: lookback, compareDaysBefore: COMPARED_DAYS };
     if (alert.source === 'alarm' && fired !== undefined && alert.name === `alarm ${fired}` && metrics.length > 0) {
       return metrics.map((name) => ({ name: getMetricsContract.name, arguments: { ...base, name } }));
     }
-    return alert.source === 'page' ? [{ name: getMetricsContract.name, arguments: base }] : [];
+    return alert.source === 'alarm' ? [] : comparedAt(alert.service);
   })];
 };
+
+/** The metric a metric signal reads: the series at its service, under its evidence ref, whose name its text starts with. */
+const metricNameOf = (board: EvidenceBoard, signal: Signal): string | undefined =>
+  signal.kind === 'metric' ? board.series.find((series) => series.service === signal.service && series.ref === signal.ref && signal.text.startsWith(series.name))?.name : undefined;
 
 /** A change's clean run is read from three days before it: metrics are often kept only for busy hours, and a day of them must show the failures absent. */
 const CLEAN_RUN_LEAD_MS = 3 * 24 * 60 * 60_000;

@@ -56,6 +56,21 @@ describe('the same window on earlier days', () => {
     expect(diagnose(withEarlierDays(alarmed('ledger-disk-used', 'BytesInPerSec'), 'BytesInPerSec')).draft.incident).toBe(true);
   });
 
+  it('a reported symptom has each measure that rose at its service read on earlier days, one by one', () => {
+    const board = boardFrom({
+      brief: 'A question from an internal tool: "Uploads have been slow since this morning. Is something wrong with the uploads bucket?"',
+      services: [{ name: 'uploads', kind: 's3' }, { name: 'portal', kind: 'ecs', dependsOn: ['uploads'] }],
+      metrics: [
+        { service: 'uploads', name: 'TotalRequestLatency', points: series(START, 120, (minute) => (minute >= 90 ? 3000 : 950)) },
+        { service: 'uploads', name: 'BucketSizeBytes', points: series(START, 120, () => 5e9) },
+      ],
+    });
+    const diagnosis = diagnose(board);
+    expect(diagnosis.incident).toBe(true);
+    const asked = nextCalls(board, diagnosis, tools).filter((call) => call.arguments.compareDaysBefore !== undefined);
+    expect(asked).toEqual([{ name: 'get_metrics', arguments: expect.objectContaining({ service: 'uploads', name: 'TotalRequestLatency', compareDaysBefore: 7 }) }]);
+  });
+
   describe('an incident made of metric shifts alone', () => {
     /** A worker that runs hot and slow every morning at minute 90, with a few stray errors late in every such morning. */
     const busy = (minute: number) => (minute >= 90 ? 10 : 2);

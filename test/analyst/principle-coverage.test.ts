@@ -137,8 +137,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // incident (an EC2 caller) that was blamed on the provider until sole-failing-caller placed it at the caller.
   'provider-is-external',
   'remedy-provider-failover-or-limit',
-  // Shaped its second family (edge) only through a wrong finding: a CDN blamed for the 403s its bucket's new policy caused.
-  'mechanism-access-denied',
   // Shaped a second family only through a wrong finding: an OOM cycle after a release (compute) called undetermined and
   // blamed on its caller, until an error rate that came back and was out again counted as ongoing.
   'unexplained-alert-is-incident',
