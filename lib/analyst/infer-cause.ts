@@ -102,6 +102,25 @@ const dependsOnMap = (services: readonly ServiceNode[]): Record<string, string[]
 
 const restartWords = /exit code 137|OOMKilled|task .{0,60} stopped|container .{0,30}killed|CrashLoopBackOff|back-off restarting|was restarted|Runtime exited|Runtime\.OutOfMemory|Essential container in task exited|failed (ELB|container) health checks?/i;
 
+/**
+ * A resource's own account of the work that loads it, at any level: a database logs its slow
+ * queries and its top SQL as information, yet they say how the work loads it (rows examined).
+ */
+const accountOf = (board: EvidenceBoard, resource: string): Signal[] =>
+  board.logs
+    .filter((line) => line.service === resource && causesIn(line.message).length > 0)
+    .map((line) => ({
+      service: resource,
+      kind: 'mentioned' as const,
+      at: line.at,
+      strength: 0.5,
+      ongoing: true,
+      substantial: false,
+      ref: line.ref,
+      description: `"${quoteMessage(line.message)}" at ${resource}`,
+      text: line.message,
+    }));
+
 /** ERROR-or-worse lines at a service that the template miner set aside (too few, or there from the start). */
 const rawErrorSignals = (board: EvidenceBoard, services: ReadonlySet<string>): Signal[] =>
   board.logs
@@ -258,6 +277,8 @@ const incidentFrom = (
   let overload = false;
   let runLoad: RunLoad | undefined;
   let locksHeldOn: string | undefined;
+  /** The resource whose own account of its load named the root as the client doing it. */
+  let namedBy: string | undefined;
   let sharedQuotaWith: string | undefined;
   const loaded = root;
   const holders = tenantsOf(board, root, signals.filter((signal) => signal.service === root));
@@ -273,6 +294,7 @@ const incidentFrom = (
       overload = root === culprit.service && culprit.overload === true;
       runLoad = root === culprit.service ? culprit.runs : undefined;
       locksHeldOn = root === culprit.service && culprit.holdsLocks ? loaded : undefined;
+      namedBy = root === culprit.service && culprit.principle === 'resource-names-its-client' ? loaded : undefined;
       suspectChange = root === culprit.service ? culprit.change : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
       tiedByTimeOnly = culprit.principle === 'early-client-is-load' || culprit.principle === 'client-change-at-shared-resource';
     }
@@ -289,6 +311,7 @@ const incidentFrom = (
     overload = false;
     runLoad = undefined;
     locksHeldOn = undefined;
+    namedBy = undefined;
   }
 
   // A dependency that serves the callers that stumbled with it is working; the one still failing holds a stale view of it.
@@ -331,6 +354,8 @@ const incidentFrom = (
     heldStale: heldStale !== undefined,
     holdsLocks: locksHeldOn !== undefined,
   });
+  // The resource that named the client says how its work loads it (its queries scan): the client's own refusals are the symptom.
+  const loadedAs = namedBy && root !== writer?.service ? mechanismOf(root, accountOf(board, namedBy), suspectChange, changeCategory) : undefined;
   const mechanism: Mechanism | undefined = heldStale
     ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
     : stale && root === stale.service && suspectChange === stale.change
@@ -345,6 +370,8 @@ const incidentFrom = (
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
       : locksHeldOn
       ? { label: 'locks', category: category.category, words: lockHolderWords(root, locksHeldOn), principle: 'mechanism-locks' }
+      : loadedAs && !loadedAs.restatesChange
+      ? loadedAs
       : mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root));
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];

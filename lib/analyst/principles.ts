@@ -91,6 +91,7 @@ export const principles = {
   'rotated-secret': 'a secret changed just before credentials are refused is why they no longer match',
 
   // What to do.
+  'remedy-index-the-scan': 'a query that scans a database for want of an index is fixed at the database, by the index, whatever else is undone',
   'remedy-undo-change': 'a change that caused the trouble is undone first (rolled back or reverted)',
   'remedy-restart-for-credentials': 'a service refused for credentials with no change to undo is restarted so it reads the current secret',
   'remedy-renew-certificate': 'a failing certificate is renewed or replaced',

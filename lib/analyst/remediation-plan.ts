@@ -67,6 +67,15 @@ const unblock = (poison: PoisonRecord | undefined): Step[] => {
   return [step('apply-fix', poison.reader, `Make ${poison.reader} skip and park the record${from} it cannot process (checkpoint past it) so the records behind it are processed again.`)];
 };
 
+/**
+ * A query that scans a database for want of an index is fixed at the database, by the index; undoing
+ * the client's release does not bring back an index its migration dropped.
+ */
+const indexTheScan = ({ mechanism, overloads }: RemediationInputs): Step[] =>
+  mechanism === 'table scan' && overloads
+    ? [step('apply-fix', overloads, `Give ${overloads} the index the scanning query needs (restore one that was dropped, or add one on the columns it filters by).`)]
+    : [];
+
 type Plan = { steps: Step[]; principle?: Principle };
 const plan = (principle: Principle, steps: Step[]): Plan => ({ steps, principle });
 
@@ -74,14 +83,21 @@ const plan = (principle: Principle, steps: Step[]): Plan => ({ steps, principle 
  * What a careful on-call engineer proposes first for a cause of this kind, most urgent first;
  * where the fix belongs elsewhere (a record stuck in a queue or at its reader) that step comes first.
  * Undo a change if there is one; relieve the pressure, then fix; route around what we do not own.
+ * A scan for want of an index is fixed first where it runs, at the database.
  * Returns the steps and the principles that chose them.
  */
 export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; principles: Principle[] } => {
   const unblocked = unblock(inputs.poison);
+  const indexed = indexTheScan(inputs);
+  const first = [...unblocked, ...indexed];
   const atRoot = planFor(inputs);
-  const steps = atRoot.steps.filter((planned) => !unblocked.some((first) => first.action === planned.action && first.target === planned.target));
-  const principles: Principle[] = [...(unblocked.length > 0 ? (['poison-record'] as const) : []), ...(atRoot.principle && steps.length > 0 ? [atRoot.principle] : [])];
-  return { steps: [...unblocked, ...steps], principles };
+  const steps = atRoot.steps.filter((planned) => !first.some((early) => early.action === planned.action && early.target === planned.target));
+  const principles: Principle[] = [
+    ...(unblocked.length > 0 ? (['poison-record'] as const) : []),
+    ...(indexed.length > 0 ? (['remedy-index-the-scan'] as const) : []),
+    ...(atRoot.principle && steps.length > 0 ? [atRoot.principle] : []),
+  ];
+  return { steps: [...first, ...steps], principles };
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */

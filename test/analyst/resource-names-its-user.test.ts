@@ -78,3 +78,44 @@ describe('a resource names the client that loads or holds it', () => {
     expect(diagnosis.root).not.toBe('printer');
   });
 });
+
+describe('a database that names its client by the statement it runs says how that work loads it', () => {
+  /** The database's slow-query log, at INFO as databases write it: each query examines the whole table to send 40 rows. */
+  const slowQueries = () =>
+    Array.from({ length: 5 }, (_, index) => ({
+      service: 'db',
+      timestamp: at(START, 60 + index * 10),
+      level: 'INFO',
+      message: `# Query_time: ${3 + index}.1 Rows_sent: 40 Rows_examined: 2800000 SELECT id, status FROM listings WHERE agent_id = ${100 + index} AND status = 'active'`,
+    }));
+  const scanning = () =>
+    boardFrom({
+      brief: 'CloudWatch alarm "web-5xx" is in ALARM',
+      services,
+      alarms: [{ name: 'web-5xx', service: 'web', state: 'ALARM', since: at(START, 111) }],
+      changes: [{ service: 'sync', timestamp: at(START, 30), kind: 'deploy', summary: 'sync 3.1.0 rolled out (drops unused indexes)' }],
+      metrics: [{ service: 'db', name: 'CPUUtilization', points: series(START, 120, (minute) => (minute < 40 ? 20 : 97)) }],
+      logs: sorted([
+        ...slowQueries(),
+        ...Array.from({ length: 4 }, (_, index) => ({ service: 'sync', timestamp: at(START, 100 + index * 4), level: 'ERROR', message: 'Timeout acquiring a connection. The pool is probably full.' })),
+        ...Array.from({ length: 3 }, (_, index) => ({ service: 'sync', timestamp: at(START, 112 + index), level: 'ERROR', message: 'GET /agents/7/listings 504: query exceeded 10000ms (SELECT id, status FROM listings WHERE agent_id = ? AND status = ?)' })),
+      ]),
+    });
+
+  it('its queries scan: the mechanism is a missing index, fixed at the database, not the client’s full pool', () => {
+    const diagnosis = diagnose(scanning());
+    expect(diagnosis.root).toBe('sync');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/scans far more rows than it returns \(a missing index\)/);
+    expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'apply-fix', target: 'db' });
+    expect(diagnosis.principles).toContain('remedy-index-the-scan');
+  });
+
+  it('a database whose account names no mechanism leaves it to the client’s own evidence', () => {
+    const board = scanning();
+    board.logs = board.logs.map((line) => (line.service === 'db' ? { ...line, message: line.message.replace(/Rows_sent: \d+ Rows_examined: \d+ /, '') } : line));
+    const diagnosis = diagnose(board);
+    expect(diagnosis.root).toBe('sync');
+    expect(diagnosis.draft.rootCause.summary).not.toMatch(/scans far more rows/);
+    expect(diagnosis.draft.remediation.some((planned) => planned.target === 'db')).toBe(false);
+  });
+});
