@@ -139,14 +139,16 @@ export function detectOnset(points: readonly Point[], options: OnsetOptions = {}
   const thresholds = thresholdsOf(options);
   const sorted = sortedFinite(points);
   if (sorted.length < MIN_ONSET_POINTS) return shortSeriesOnset(sorted, thresholds, options.newestMayBePartial ?? false);
+  // Too few points to measure the noise on: a noise estimate made of the shift itself can drown it, and the short series' rule still reads it.
+  const unmeasured = () => (sorted.length < MIN_NOISE_POINTS ? shortSeriesOnset(sorted, thresholds, options.newestMayBePartial ?? false) : undefined);
   const series = analyseSeries(sorted, thresholds);
-  if (!series) return undefined;
+  if (!series) return unmeasured();
   const { times, values } = series;
   const sustained = series.excursions.filter(
     (excursion) => !isTransient(excursion, values.length) && passes(excursion, thresholds, 1),
   );
   const strongest = strongestOf(sustained);
-  if (!strongest) return undefined;
+  if (!strongest) return unmeasured();
   // A departure that came back and departed again the same way, still out at the newest point, is not over: it recurs.
   const stillOut = (excursion: Excursion) => {
     const sign = excursion.direction === 'up' ? 1 : -1;

@@ -143,6 +143,18 @@ describe('detectOnset', () => {
     });
   });
 
+  describe('on a series too short to measure its noise on (six to nine points)', () => {
+    const points = (values: number[]) => values.map((v, i) => ({ t: at(i), v }));
+
+    it('finds a step that the short series\' rule reads, when a blip and the step itself swamp the noise estimate', () => {
+      expect(detectOnset(points([14627, 105, 98, 750_000, 997_000, 753_000]))).toMatchObject({ at: at(3), direction: 'up', baseline: 105 });
+    });
+
+    it('still finds nothing where no point departs the short way', () => {
+      expect(detectOnset(points([14627, 105, 98, 160, 150, 170]))).toBeUndefined();
+    });
+  });
+
   it('honours the thresholds', () => {
     // Significant, but only 1% of the level.
     const points = series(60, (i) => (i >= 30 ? 1010 : 1000), 1);
