@@ -17,10 +17,12 @@ export interface Trend {
 }
 
 const MIN_POINTS = 6;
+/** Fewer than this do not make a line worth its R². */
+const MIN_LINE_POINTS = 3;
 const HOUR_MS = 3_600_000;
 
-export function fitTrend(points: readonly Point[]): Trend | undefined {
-  if (points.length < MIN_POINTS) return undefined;
+export function fitTrend(points: readonly Point[], minPoints = MIN_POINTS): Trend | undefined {
+  if (points.length < Math.max(minPoints, MIN_LINE_POINTS)) return undefined;
   const sorted = [...points].sort((a, b) => a.t - b.t);
   const origin = sorted[0]!.t;
   const xs = sorted.map((point) => (point.t - origin) / HOUR_MS);

@@ -138,6 +138,9 @@ const backlogSeries = /visible|backlog|depth|pending|waiting|queued|queue.?(size
 /** Signals about work waiting: how much, or for how long. */
 const waitingSignal = /visible|backlog|depth|pending|waiting|queued|oldest|(^|[^a-z])age([^a-z]|$)|iterator|queue/i;
 
+/** A backlog read coarsely (a point per several minutes) shows its fall on a few points; four falling in line are a drain. */
+const FEWEST_DRAINING_POINTS = 4;
+
 /**
  * A backlog that is being worked off is not stuck: after a burst of work its size peaked and has
  * fallen steadily since, is still at its lowest since the peak, and falls fast enough to empty soon.
@@ -150,7 +153,7 @@ const drainingExplanation = (series: readonly Series[], service: string): Omit<E
     const peakIndex = points.reduce((best, point, index) => (point.v > points[best]!.v ? index : best), 0);
     const peak = points[peakIndex];
     const after = points.slice(peakIndex);
-    const trend = fitTrend(after);
+    const trend = fitTrend(after, FEWEST_DRAINING_POINTS);
     if (!peak || !trend || peak.v <= 0 || trend.slopePerHour >= 0 || trend.r2 < 0.7 || trend.last > 0.95 * peak.v) continue;
     // Still draining at the end: a backlog that fell for a while and grows again is stuck again, however it fell before.
     if (trend.last - Math.min(...after.map((point) => point.v)) > 0.05 * peak.v) continue;

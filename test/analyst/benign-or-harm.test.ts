@@ -128,6 +128,15 @@ describe('benign explanations set trouble aside', () => {
     expect(diagnosis.draft.rootCause.summary).toMatch(/draining, not stuck/);
   });
 
+  it('a backlog read every five minutes, peaked and falling in line on four points since, is draining too', () => {
+    const coarse = (points: [string, number][]) => points.filter((_, minute) => minute % 5 === 0);
+    const backlog = { service: 'jobs', name: 'ApproximateNumberOfMessagesVisible', periodSeconds: 300, points: coarse(series(START, 120, (minute) => (minute < 100 ? (minute < 60 ? 1 : (minute - 59) * 1200) : 48_000 - (minute - 100) * 1500))) };
+    const coarseAge = { ...age, periodSeconds: 300, points: coarse(age.points) };
+    const diagnosis = diagnose(boardFrom({ services: queueServices, alarms: ageAlarm, metrics: [backlog, coarseAge] }));
+    expect(diagnosis.draft.incident).toBe(false);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/draining, not stuck/);
+  });
+
   it('a backlog that keeps growing is an incident', () => {
     const backlog = { service: 'jobs', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 120, (minute) => (minute < 60 ? 1 : (minute - 59) * 1200)) };
     expect(diagnose(boardFrom({ services: queueServices, alarms: ageAlarm, metrics: [backlog, age] })).draft.incident).toBe(true);
