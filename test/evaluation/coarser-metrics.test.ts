@@ -23,6 +23,12 @@ describe('withCoarserMetrics (eval --coarsen)', () => {
     expect(coarsened('Sum', values, 4).periodSeconds).toBe(240);
   });
 
+  it('keeps points in different periods of the clock apart: a count published only while events happen, one night apart, is not merged', () => {
+    const night = (day: number, index: number) => new Date(Date.UTC(2026, 3, 20 + day, 2, index)).toISOString();
+    const sparse = { ...base, environment: { ...base.environment, metrics: [{ service: 'cart-api', name: 'Throttles', stat: 'Sum', periodSeconds: 60, points: [0, 1, 2].flatMap((day) => [[night(day, 0), 5], [night(day, 1), 7]] as [string, number][]) }] } };
+    expect(withCoarserMetrics(sparse, 4).environment.metrics![0]!.points).toEqual([[night(0, 0), 12], [night(1, 0), 12], [night(2, 0), 12]]);
+  });
+
   it('leaves a series as written where coarsening would keep fewer than three points', () => {
     expect(coarsened('Sum', [1, 2, 3, 4, 5, 6], 3).points).toHaveLength(6);
     expect(coarsened('Sum', [1, 2, 3, 4, 5, 6, 7], 3).points).toHaveLength(3);
