@@ -354,6 +354,13 @@ const incidentFrom = (
     heldStale: heldStale !== undefined,
     holdsLocks: locksHeldOn !== undefined,
   });
+  // A client whose load a resource cannot take is throttled by that resource, not by a limit of its own: the resource's demand says by how much.
+  const overloadedThrottle = (found: Mechanism | undefined): Mechanism | undefined => {
+    if (found?.label !== 'throttling' || !overload || loaded === root) return found;
+    const demand = signals.filter((signal) => signal.service === loaded && signal.kind === 'demand' && signal.ongoing).sort((a, b) => b.strength - a.strength)[0];
+    const rose = demand ? ` Its demand rose: ${demand.description}.` : '';
+    return { ...found, words: `${root} sends ${loaded} more than its capacity or rate limit takes, so ${loaded} throttles the requests of ${root} and of its other clients.${rose}` };
+  };
   // The resource that named the client says how its work loads it (its queries scan): the client's own refusals are the symptom.
   const loadedAs = namedBy && root !== writer?.service ? mechanismOf(root, accountOf(board, namedBy), suspectChange, changeCategory) : undefined;
   const mechanism: Mechanism | undefined = heldStale
@@ -372,7 +379,7 @@ const incidentFrom = (
       ? { label: 'locks', category: category.category, words: lockHolderWords(root, locksHeldOn), principle: 'mechanism-locks' }
       : loadedAs && !loadedAs.restatesChange
       ? loadedAs
-      : mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root));
+      : overloadedThrottle(mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)));
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
   return {

@@ -29,6 +29,29 @@ describe('who generates the load on a shared resource', () => {
     expect(diagnosis.draft.rootCause.summary).toMatch(/Under that load: table is throttled/);
   });
 
+  it('a client throttled by the resource its own load swamps is not throttled by a limit of its own: the resource throttles it, and its demand says by how much', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "api-errors" is in ALARM',
+        services: [{ name: 'api', kind: 'lambda', dependsOn: ['params'] }, { name: 'load-fleet', kind: 'ecs', dependsOn: ['params'] }, { name: 'params', kind: 'other' }],
+        alarms: [{ name: 'api-errors', service: 'api', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'load-fleet', timestamp: at(START, 88), kind: 'scaling', summary: 'UpdateService load-fleet desiredCount 0 -> 300 (load test)' }],
+        metrics: [
+          { service: 'params', name: 'CallCount', points: series(START, 120, step(89, 200, 2300)) },
+          { service: 'api', name: 'Errors', points: series(START, 120, step(91, 0, 250)) },
+        ],
+        logs: [
+          ...Array.from({ length: 20 }, (_, index) => ({ service: 'api', timestamp: at(START, index * 4), level: 'INFO', message: `assigned order ${index}` })),
+          ...Array.from({ length: 8 }, (_, index) => ({ service: 'load-fleet', timestamp: at(START, 90 + index * 3), level: 'WARN', message: `sim ${index}: config refresh ThrottlingException: Rate exceeded, backing off 200ms` })),
+          ...Array.from({ length: 8 }, (_, index) => ({ service: 'api', timestamp: at(START, 92 + index * 3), level: 'ERROR', message: 'config unavailable (ThrottlingException: Rate exceeded), returning 503' })),
+        ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('load-fleet');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/load-fleet sends params more than its capacity or rate limit takes, so params throttles the requests of load-fleet and of its other clients\. Its demand rose: CallCount at params went up/);
+    expect(diagnosis.draft.rootCause.summary).not.toMatch(/load-fleet is throttled/);
+  });
+
   it('a schedule created just before the load rose launches its target\'s runs: the target is the load, not a client released earlier', () => {
     const board = (scheduleSummary: string) =>
       boardFrom({
