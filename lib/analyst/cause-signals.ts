@@ -41,8 +41,11 @@ export interface CauseHit {
 /** A guess the logger asks rather than states ("was sent SIGKILL! Perhaps out of memory?") names no cause. */
 const hedgedGuess = /\b(perhaps|maybe|possibly|probably)\b[^.?!\n]*\?/gi;
 
+/** A repeat the code recognised and set aside ("duplicate event ignored") is idempotency at work, not bad data. */
+const handledRepeat = /\b(duplicate|already (processed|seen|handled|applied))\b[^.;\n]{0,80}\b(ignored|skipped|discarded|dropped)\b|\b(ignor|skipp|discard)(ed|ing) (a |the |an? )?(duplicate|repeat(ed)?)\b|\bdeduplicated\b/gi;
+
 export const causesIn = (text: string): CauseHit[] => {
-  const stated = text.replace(hedgedGuess, '');
+  const stated = text.replace(hedgedGuess, '').replace(handledRepeat, '');
   return causePatterns.filter(({ pattern }) => pattern.test(stated)).map(({ category, label }) => ({ category, label, text }));
 };
 

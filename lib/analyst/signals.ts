@@ -119,15 +119,16 @@ const levelOf = (series: EvidenceBoard['series'][number]): number => {
  */
 const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onset, demandLevel: number | undefined, earlier: Points): boolean => {
   const name = series.name;
-  if (/throttl|fail|dead|dlq|restart|oom|kill|unhealthy|evict|reject|block|denied|filtered|discard|crash|backlog|visible|lag/i.test(name) || ageWord.test(name)) return onset.relativeChange >= 0.5;
+  const waiting = /backlog|visible|lag|depth/i.test(name) || ageWord.test(name);
+  // Fewer than one event a period, on average, is a stray one; and a count at a level it already reached in
+  // several earlier periods is its usual scatter. Neither is a shift. (How much work waits is a level, not a count.)
+  const counted = !waiting && (/count/i.test(name) || series.unit === 'Count' || series.stat === 'Sum');
+  const stray = counted && (onset.level < 1 || earlier.filter((point) => point.t < onset.at && point.v >= onset.level).length >= USUAL_SCATTER_PERIODS);
+  if (/throttl|fail|dead|dlq|restart|oom|kill|unhealthy|evict|reject|block|denied|filtered|discard|crash/i.test(name) || waiting) return !stray && onset.relativeChange >= 0.5;
   if (/utili[sz]ation|cpu|memory|mem\b|disk|storage|percent/i.test(name) && onset.direction === 'up') return onset.level >= 80;
   if (/latency|duration|response.?time|p9\d|wait/i.test(name)) return onset.relativeChange >= 1;
   if (/error|fault|5xx|4xx|timeout|exception/i.test(name)) {
-    // Fewer than one failure a period, on average, is a stray error, not a failure.
-    const counted = /count/i.test(name) || series.unit === 'Count' || series.stat === 'Sum';
-    if (counted && onset.level < 1) return false;
-    // A count at a level it already reached in several earlier periods is its usual scatter of stray errors.
-    if (counted && earlier.filter((point) => point.t < onset.at && point.v >= onset.level).length >= USUAL_SCATTER_PERIODS) return false;
+    if (stray) return false;
     return demandLevel !== undefined && demandLevel > 0 ? onset.level / demandLevel >= 0.01 : onset.relativeChange >= 1;
   }
   return onset.relativeChange >= 0.5;

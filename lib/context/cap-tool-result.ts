@@ -4,13 +4,16 @@
  *   1. log lines (`data.lines` of `{timestamp, service, level, message}` or of strings) go through the
  *      log policy (line-selection.ts): head, tail, salient middle, and `omittedLines` / `omittedTemplates`
  *      saying what was left out;
- *   2. any other large array (metric `series`, `changes`, ...) keeps its first and last items, with a
+ *   2. metric series (`data.series` of `{points}`) keep the ones that moved and name the ones dropped
+ *      (cap-metric-series.ts);
+ *   3. any other large array (metric `series`, `changes`, ...) keeps its first and last items, with a
  *      sibling `<key>Omitted` count (or a marker item inside arrays of arrays), and very long strings keep
  *      their start and end;
- *   3. as a last resort the JSON text itself is cut, with a marker saying how much is shown.
+ *   4. as a last resort the JSON text itself is cut, with a marker saying how much is shown.
  * It never throws: a result that cannot be capped sensibly is still returned as something that fits.
  */
 import { clipLine, lineLimitFor } from './cap-log-lines.ts';
+import { capMetricSeriesIn } from './cap-metric-series.ts';
 import { selectLines, type OmittedTemplate } from './line-selection.ts';
 import { estimateTokens } from './token-estimate.ts';
 
@@ -37,7 +40,7 @@ export function capToolResult(data: unknown, capTokens: number): CappedToolResul
     const text = safeJson(value);
     return text !== undefined && estimateTokens(text) <= capTokens;
   };
-  for (const strategy of [capLogLinesIn, shrinkLargestParts]) {
+  for (const strategy of [capLogLinesIn, capMetricSeriesIn, shrinkLargestParts]) {
     try {
       const candidate = strategy(JSON.parse(json), capTokens);
       if (candidate !== undefined && fits(candidate)) return { data: candidate, capped: true, originalTokens };

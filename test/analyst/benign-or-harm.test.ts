@@ -223,4 +223,12 @@ describe('benign explanations set trouble aside', () => {
     expect(count(scattered).draft.incident).toBe(false);
     expect(count((minute) => (minute >= 115 ? 3 : scattered(minute))).draft.incident).toBe(true);
   });
+  it('a failure count is read like an error count: a stray one or its usual scatter is no shift, a new level is', () => {
+    const worker = [{ name: 'worker', kind: 'ecs' }];
+    const scattered = (minute: number) => ([40, 120].includes(minute) ? 1 : 0);
+    const count = (valueAt: (minute: number) => number) =>
+      diagnose(boardFrom({ services: worker, metrics: [{ service: 'worker', name: 'ProcessingFailures', stat: 'Sum', periodSeconds: 300, points: series(START, 125, valueAt).filter((_, minute) => minute % 5 === 0) }] }));
+    expect(count(scattered).draft.incident).toBe(false);
+    expect(count((minute) => (minute >= 110 ? 6 : scattered(minute))).draft.incident).toBe(true);
+  });
 });

@@ -17,6 +17,13 @@ describe('what an error says about its cause', () => {
     expect(labels('POST /payments failed: HTTP 503 Service Unavailable pspReference=null')).not.toContain('bad data');
   });
 
+  it('a repeat the code recognised and set aside is idempotency at work, not bad data; a repeat that went through is', () => {
+    for (const handled of ['duplicate scan event ignored return=R-7576571 carrier=swiftship', 'skipping duplicate message 8f2c', 'event 91 already processed; skipped', 'deduplicated 3 records'])
+      expect(labels(handled)).not.toContain('bad data');
+    expect(labels('duplicate key value violates unique constraint "orders_pkey"')).toContain('bad data');
+    expect(labels('order 5521 was charged twice')).toContain('bad data');
+  });
+
   it('a TLS certificate that fails is a certificate cause in the words of each stack; a certificate in the business sense is not', () => {
     const phrasings = [
       'x509: certificate signed by unknown authority',

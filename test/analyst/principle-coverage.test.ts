@@ -98,9 +98,8 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'mechanism-infrastructure',
   'provider-failing-calls',
   'redelivered-messages',
-  // Added for the blind writer's scenarios; so far each shapes one family only: a security group and
-  // an access key (both modelled as other), API keys and an access key (other), a Lambda's own TypeError.
-  'failure-dated-by-its-kind',
+  // Added for the blind writer's scenarios; so far each shapes one family only: API keys and an access key
+  // (other), a Lambda's own TypeError.
   'category-from-change-effect',
   'own-defect-first',
   // Found on a table whose capacity was capped 17 hours before its evening peak (dynamodb).
@@ -113,6 +112,9 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'certificate-over-change',
   'saturation-is-exhaustion',
   'mechanism-threads',
+  // Lost its second family when metric results began to be capped by movement (cap-metric-series.ts):
+  // the findings did not change, the principle that shaped one of them did; compute roots only today.
+  'capacity-behind-starved',
   // Found on blind EKS worker subnets out of addresses (other).
   'mechanism-ip-addresses',
   // Found on two blind scenarios (an ALB idle timeout cut, a Lambda's own client timeout lowered); the ALB one waits in candidates.
@@ -129,7 +131,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'mechanism-locks',
   // Shaped a second family only through that CDN incident, which it got wrong (traffic); cache-misses-are-load now places it.
   'demand-surge-is-traffic',
-  'mechanism-replication-lag',
   'mechanism-table-scan',
   'mechanism-disabled-key',
   'mechanism-credentials',
