@@ -38,8 +38,8 @@ export interface PlannedCall {
  */
 const lookbackMinutes = (brief: string): number => (/CloudWatch alarm "|PagerDuty event/.test(brief) ? 240 : 48 * 60);
 
-/** The metrics an alarm trigger watches, from the brief's "Metrics:" lines ("- m1: AWS/DynamoDB WriteThrottleEvents [...]"). */
-const alarmedMetrics = (brief: string): string[] => [...brief.matchAll(/^- \w+: \S+ ([^\s[,]+)/gm)].map((match) => match[1]!).filter((name) => name !== '?');
+/** The metrics an alarm trigger watches, from the brief's "Metrics:" lines ("- m1: AWS/DynamoDB WriteThrottleEvents [...]"); a metric math line ("- e1: expression 100 * m1 / m2") names none of its own. */
+const alarmedMetrics = (brief: string): string[] => [...brief.matchAll(/^- \w+: (?!expression )\S+ ([^\s[,]+)/gm)].map((match) => match[1]!).filter((name) => name !== '?');
 
 /**
  * An alert nothing explains yet may be a recurring one: the same window on earlier days tells a

@@ -33,3 +33,24 @@ describe('the alarm that fired, whose metric is compared with earlier days, is t
     expect(triggerAlarmName('A teammate asks: "CloudWatch alarm "ledger-write-throttles" was noisy last week, did anyone tune it?"')).toBeUndefined();
   });
 });
+
+describe('the metrics an alarm watches are compared with earlier days', () => {
+  it('a metric math alarm is compared through the metrics its expression reads, not through the expression', () => {
+    const brief = [
+      'CloudWatch alarm "web-5xx-rate" changed to ALARM from OK at 2026-05-01T11:55:00Z in account 123456789012, region eu-west-1.',
+      'Metrics:',
+      '- e1: expression 100 * m1 / m2 (web 5xx %)',
+      '- m1: AWS/ApplicationELB HTTPCode_Target_5XX_Count [TargetGroup=targetgroup/web/1], Sum over 60s',
+      '- m2: AWS/ApplicationELB RequestCount [TargetGroup=targetgroup/web/1], Sum over 60s',
+    ].join('\n');
+    const board = boardFrom({
+      brief,
+      services: [{ name: 'web', kind: 'ecs' }],
+      alarms: [{ name: 'web-5xx-rate', service: 'web', state: 'ALARM', since: at(START, 115) }],
+      metrics: [{ service: 'web', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, step(110, 0, 40)) }],
+    });
+    const withMetrics = [...tools, { name: 'get_metrics', description: '', inputSchema: {} }];
+    const compared = nextCalls(board, diagnose(board), withMetrics).filter((call) => call.name === 'get_metrics' && call.arguments.compareDaysBefore !== undefined);
+    expect(compared.map((call) => call.arguments.name)).toEqual(['HTTPCode_Target_5XX_Count', 'RequestCount']);
+  });
+});
