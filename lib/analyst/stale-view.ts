@@ -1,6 +1,7 @@
 import { severityOf } from '../analysis/log-templates.ts';
 import { causesIn } from './cause-signals.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
+import { measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import { callersOf } from './service-map.ts';
 import { ownIdentityRejected, severityOfLine, type Signal } from './signals.ts';
 
@@ -39,9 +40,22 @@ const stumbled = (message: string, dependency: string): boolean =>
 const failingNow = (current: readonly Signal[], service: string): boolean =>
   current.some((signal) => signal.service === service && signal.ongoing && (signal.kind === 'errors' || signal.kind === 'metric' || signal.kind === 'trend' || signal.kind === 'alarm'));
 
-/** A dependency failing by itself now: refusing a caller's stale password or certificate, as a database logs it, is working as built. */
+/**
+ * A dependency failing by itself now: refusing a caller's stale password or certificate, as a database logs it, is working as
+ * built, and so is holding more connections while callers reconnect to it: a count of connections is a fault only with a
+ * limit that refuses them, which its errors then name.
+ */
 const faultOfItsOwn = (current: readonly Signal[], service: string): boolean =>
-  current.some((signal) => signal.service === service && signal.ongoing && signal.substantial && signal.kind !== 'mentioned' && signal.kind !== 'trace' && !ownIdentityRejected.test(signal.text));
+  current.some(
+    (signal) =>
+      signal.service === service &&
+      signal.ongoing &&
+      signal.substantial &&
+      signal.kind !== 'mentioned' &&
+      signal.kind !== 'trace' &&
+      !ownIdentityRejected.test(signal.text) &&
+      !(signal.kind === 'metric' && measureClassesOf(signal.text).has('connections') && !measuresFailure(signal.text)),
+  );
 
 const holdingOf = (failures: string, change: Change | undefined): StaleHolding => {
   const labels = new Set(causesIn(`${failures} ${change ? `${change.summary} ${JSON.stringify(change.details ?? {})}` : ''}`).map((hit) => hit.label));

@@ -17,6 +17,8 @@ interface Shape {
   otherKeepsFailing?: boolean;
   /** The dependency's own connections run at their limit from minute 60. */
   dependencyFaulty?: boolean;
+  /** The dependency holds more connections from minute 60 (its callers reconnecting), none refused. */
+  connectionsRise?: boolean;
   dependencyKind?: string;
   callerKind?: string;
   /** What the other caller logs when it stumbles at minute 60. */
@@ -32,6 +34,7 @@ const board = ({
   otherStumbles = true,
   otherKeepsFailing = false,
   dependencyFaulty = false,
+  connectionsRise = false,
   dependencyKind = 'rds',
   callerKind = 'ecs',
   stumble = 'db error on POST /v2/payments: Connection lost: The server closed the connection',
@@ -61,7 +64,7 @@ const board = ({
     ]),
     metrics: [
       { service: 'refund-api', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, step(61, 0, 12)) },
-      { service: 'ledger', name: 'DatabaseConnections', points: series(START, 120, dependencyFaulty ? step(60, 120, 1000) : () => 120) },
+      { service: 'ledger', name: 'DatabaseConnections', points: series(START, 120, dependencyFaulty ? step(60, 120, 1000) : connectionsRise ? step(60, 120, 300) : () => 120) },
       ...(dependencyFaulty ? [{ service: 'ledger', name: 'ConnectionErrors', points: series(START, 120, step(60, 0, 40)) }] : []),
     ],
   });
@@ -77,6 +80,10 @@ describe('the one caller still failing on a dependency that serves the callers t
     const { draft } = diagnose(board({ change: failover, failure: readOnly }));
     expect(draft.rootCause.summary).toContain('ledger serves payments-api again');
     expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['restart refund-api', 'apply-fix refund-api']);
+  });
+
+  it('holding more connections while its callers reconnect is no fault of the dependency\'s own; refusing them is', () => {
+    expect(inferCause(board({ change: failover, failure: readOnly, connectionsRise: true }))).toMatchObject({ root: 'refund-api', staleView: { dependency: 'ledger', holding: 'address' } });
   });
 
   it('stumbled with it when the other caller warned of the dependency by name, though in no failure words', () => {
