@@ -6,6 +6,7 @@ import { startsWork } from './change-effects.ts';
 import { CLOSE_CHANGE_MS, suspectChangeFor } from './explaining-change.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { labelsAt } from './mechanism.ts';
+import { meaningOf } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
 import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
@@ -112,7 +113,7 @@ export const clientToBlame = (
   // demand rising, or else from the first trouble it caused anywhere; the launch may fall between
   // that and the resource running out.
   const loadStarts = Math.min(loadOnset(signals, resource, resourceOnset), ...clients.map(onsetOf));
-  const launched = workLaunchedBefore(board, clients, loadStarts, Math.max(loadStarts, Number.isFinite(resourceOnset) ? resourceOnset : loadStarts));
+  const launched = workLaunchedBefore(board, resource, clients, loadStarts, Math.max(loadStarts, Number.isFinite(resourceOnset) ? resourceOnset : loadStarts));
   if (launched) return { ...launched, overload: true, principle: 'work-launched-is-load' };
   // Only a caller of the resource can be slowed by it; a co-tenant of its quota that does not call it is not reacting to it.
   const calls = (service: string) => callersOf(board, resource).includes(service);
@@ -244,7 +245,7 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
  * import: its first line dates its start; the other clients were already running). Two launchers
  * leave it open.
  */
-const workLaunchedBefore = (board: EvidenceBoard, clients: readonly string[], loadStarts: number, ranOut: number): { service: string; change?: Change } | undefined => {
+const workLaunchedBefore = (board: EvidenceBoard, resource: string, clients: readonly string[], loadStarts: number, ranOut: number): { service: string; change?: Change } | undefined => {
   const feeders = clients.flatMap((client) => callersOf(board, client));
   const launches = board.changes.filter(
     (change) => (clients.includes(change.service) || feeders.includes(change.service)) && startsWork(change) && change.at <= ranOut + SAME_TIME_MS && loadStarts - change.at <= CLOSE_CHANGE_MS,
@@ -252,7 +253,7 @@ const workLaunchedBefore = (board: EvidenceBoard, clients: readonly string[], lo
   const launchers = new Set(launches.map((change) => change.service));
   if (launchers.size === 1) return { service: launches.at(-1)!.service, change: launches.at(-1) };
   if (launchers.size > 1) return undefined;
-  const job = jobStartedBefore(board, clients, loadStarts, ranOut);
+  const job = jobStartedBefore(board, resource, clients, loadStarts, ranOut);
   return job ? { service: job } : undefined;
 };
 
@@ -264,18 +265,32 @@ const loadOnset = (signals: readonly Signal[], resource: string, troubleOnset: n
 const JOB_LEAD_MS = 20 * 60_000;
 
 /**
- * The one client silent for the first part of the evidence whose first log line, an ordinary one
- * (work going on, not a failure or a warning about the resource), falls between just before the
- * load began and the resource running out.
+ * The one client silent for the first part of the evidence that starts working between just before
+ * the load began and the resource running out. It starts with its first ordinary log line (work
+ * going on, not a failure or a warning about the resource), or with the first point of its demand
+ * (invocations, requests: a function publishes them only while it is invoked) well after the
+ * resource's own series begin, which are read over the same span.
  */
-const jobStartedBefore = (board: EvidenceBoard, clients: readonly string[], loadStarts: number, ranOut: number): string | undefined => {
+const jobStartedBefore = (board: EvidenceBoard, resource: string, clients: readonly string[], loadStarts: number, ranOut: number): string | undefined => {
   const window = windowOf(board);
   if (!window) return undefined;
-  const quietUntil = window.start + (window.end - window.start) * 0.2;
-  const started = clients
-    .flatMap((client) => board.logs.find((line) => line.service === client) ?? [])
-    .filter((first) => severityOf(first.level) < severityOf('WARN') && first.at > quietUntil && first.at <= ranOut + SAME_TIME_MS && loadStarts - first.at <= JOB_LEAD_MS);
-  return started.length === 1 ? started[0]!.service : undefined;
+  const quietUntil = (from: number) => from + (window.end - from) * 0.2;
+  const firstPoint = (series: EvidenceBoard['series'][number]) => Date.parse(series.points[0]![0]);
+  const resourceSeries = board.series.filter((series) => series.service === resource && series.points.length > 0);
+  const resourceFrom = resourceSeries.length > 0 ? Math.min(...resourceSeries.map(firstPoint)) : window.start;
+  const startOf = (client: string): number | undefined => {
+    const firstLine = board.logs.find((line) => line.service === client);
+    const lineStart = firstLine && severityOf(firstLine.level) < severityOf('WARN') && firstLine.at > quietUntil(window.start) ? [firstLine.at] : [];
+    const demand = board.series.filter((series) => series.service === client && meaningOf(series.name) === 'demand' && series.points.length > 0).map(firstPoint);
+    const demandStart = demand.length > 0 && Math.min(...demand) > quietUntil(resourceFrom) && (firstLine?.at ?? Number.POSITIVE_INFINITY) > quietUntil(resourceFrom) ? [Math.min(...demand)] : [];
+    const starts = [...lineStart, ...demandStart];
+    return starts.length > 0 ? Math.min(...starts) : undefined;
+  };
+  const started = clients.filter((client) => {
+    const start = startOf(client);
+    return start !== undefined && start <= ranOut + SAME_TIME_MS && loadStarts - start <= JOB_LEAD_MS;
+  });
+  return started.length === 1 ? started[0] : undefined;
 };
 
 /** Metrics that rise because a caller waits on something slower: concurrency, duration, backlog. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { inferCause } from '../../lib/analyst/infer-cause.ts';
 import { at, boardFrom, series, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
@@ -27,6 +28,31 @@ describe('who generates the load on a shared resource', () => {
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'import-job' });
     // How the loaded resource gives way is named from its own evidence.
     expect(diagnosis.draft.rootCause.summary).toMatch(/Under that load: table is throttled/);
+  });
+
+  it('a function whose invocations begin well after the resource\'s series, just before the load rose, started that load though its logs were not read', () => {
+    const shape = (invokedFrom: number) =>
+      boardFrom({
+        brief: 'CloudWatch alarm "api-5xx" is in ALARM',
+        services: [{ name: 'api', kind: 'ecs', dependsOn: ['table'] }, { name: 'report-fn', kind: 'lambda', dependsOn: ['table'] }, { name: 'table', kind: 'dynamodb' }],
+        alarms: [{ name: 'api-5xx', service: 'api', state: 'ALARM', since: at(START, 95) }],
+        metrics: [
+          { service: 'table', name: 'ReadThrottleEvents', points: series(START, 120, step(90, 0, 500)) },
+          { service: 'table', name: 'ConsumedReadCapacityUnits', points: series(START, 120, step(86, 800, 9000)) },
+          { service: 'report-fn', name: 'Invocations', points: series(START, 120, () => 400).filter((_, minute) => minute >= invokedFrom) },
+        ],
+        logs: [
+          ...Array.from({ length: 20 }, (_, index) => ({ service: 'api', timestamp: at(START, index * 6), level: 'INFO', message: `GET /items/${index} 200` })),
+          ...Array.from({ length: 8 }, (_, index) => ({ service: 'api', timestamp: at(START, 91 + index * 3), level: 'ERROR', message: 'GetItem table failed: ProvisionedThroughputExceededException, retrying' })),
+          ...Array.from({ length: 4 }, (_, index) => ({ service: 'report-fn', timestamp: at(START, 100 + index * 4), level: 'ERROR', message: 'Query table failed: ProvisionedThroughputExceededException' })),
+        ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+      });
+    const started = inferCause(shape(84));
+    expect(started).toMatchObject({ verdict: 'incident', root: 'report-fn' });
+    expect(started.verdict === 'incident' && started.principles).toContain('work-launched-is-load');
+    // Invoked all along, its demand is no job that started.
+    const steady = inferCause(shape(0));
+    expect(steady.verdict === 'incident' && steady.principles).not.toContain('work-launched-is-load');
   });
 
   it('a client throttled by the resource its own load swamps is not throttled by a limit of its own: the resource throttles it, and its demand says by how much', () => {
