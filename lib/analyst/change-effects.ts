@@ -35,6 +35,8 @@ const settingEffects: readonly { label: string; pattern: RegExp }[] = [
   { label: 'redelivery', pattern: /visibility.?timeout|maxReceiveCount|redrive|deduplication/i },
   { label: 'undelivered', pattern: /filter.?polic|subscription|unsubscribe|event.?source.?mapping|event.?pattern|PutTargets|RemoveTargets|DisableRule|\bdisabled?\b/i },
   { label: 'health checks', pattern: /health.?check|healthy.?threshold|grace.?period/i },
+  // Images a registry expires or deletes (a lifecycle policy, BatchDeleteImage) are gone for the tasks that still name them.
+  { label: 'missing image', pattern: /BatchDeleteImage|\becr\b.{0,80}lifecycle|lifecycle.{0,80}(\becr\b|repositor|image)|images? .{0,40}(expired|deleted|untagged|purged)|(expire|delete|untag|purge)[sd]? .{0,40}images?\b/i },
 ];
 
 /** Kinds of change that set something up; a deploy can break anything, so it names no kind. */

@@ -46,6 +46,8 @@ const mechanismPrinciples: Readonly<Record<string, Principle>> = {
   'code defect': 'mechanism-code-defect',
   'AWS infrastructure': 'mechanism-infrastructure',
   configuration: 'mechanism-configuration',
+  // The image a task definition names is one of its settings.
+  'missing image': 'mechanism-configuration',
 };
 
 /** The measures that went up or keep rising. */
@@ -174,6 +176,8 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
       return `The AWS infrastructure under ${root} is impaired.`;
     case 'configuration':
       return `A configuration of ${root} is wrong.`;
+    case 'missing image':
+      return `New tasks of ${root} cannot start: the container image its task definition names is no longer in the registry${/lifecycle|expir/i.test(changed) ? ' (expired by a lifecycle policy)' : ''}, so pulling it fails (image not found).`;
     default:
       return '';
   }

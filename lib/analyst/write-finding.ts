@@ -99,7 +99,7 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
     // A mechanism read from the change alone would only repeat the change sentence below.
     !mechanism?.restatesChange && mechanism?.words,
     ...circumstances.map(({ words }) => words),
-    suspectChange && `${/^[aeiou]/i.test(suspectChange.kind) ? 'An' : 'A'} ${suspectChange.kind} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${quoteMessage(suspectChange.summary)}") ${changeTiming(cause.principles)}.`,
+    suspectChange && `${suspectChange.kind === 'other' ? 'A' : /^[aeiou]/i.test(suspectChange.kind) ? `An ${suspectChange.kind}` : `A ${suspectChange.kind}`} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${quoteMessage(suspectChange.summary)}") ${changeTiming(cause.principles)}.`,
     firstError && `First errors: ${firstError.description}.`,
     firstMetric && `${firstMetric.description}.`,
     demand && demandWords(demand),

@@ -40,6 +40,15 @@ describe('what a configuration change can break, read from what it changed', () 
     }
   });
 
+  it('a registry that expires or deletes images breaks the tasks that still name them; an object lifecycle does not', () => {
+    const missing = new Set(['missing image']);
+    expect(changeExplains(asChange('other', 'ECR lifecycle policy run on repository room-api: 38 images expired'), missing)).toBe(true);
+    expect(changeExplains(asChange('config', 'PutLifecyclePolicy on repository orders-api (keep last 15 images)'), missing)).toBe(true);
+    expect(changeExplains(asChange('other', 'BatchDeleteImage orders-api: 12 image digests'), missing)).toBe(true);
+    expect(changeExplains(asChange('config', 'S3 bucket exports: lifecycle rule expires objects after 30 days'), missing)).toBe(false);
+    expect(changeExplains(asChange('config', 'UpdateService room-api desired count 4 -> 6'), missing)).toBe(false);
+  });
+
   it('a deploy can break anything, so its kind alone names no failure', () => {
     expect(failureKindsOfChange(asChange('deploy', 'api v2 rolled out: new secret handling'))).toEqual(new Set());
   });

@@ -24,6 +24,38 @@ describe('what an error says about its cause', () => {
     expect(labels('order 5521 was charged twice')).toContain('bad data');
   });
 
+  it('a task that cannot pull the image its definition names is missing that image (a setting); a pull refused or timed out is not', () => {
+    expect(causesIn('Task stopped: stoppedReason="CannotPullContainerError: failed to resolve ref 1234.dkr.ecr.eu-west-1.amazonaws.com/api:build-22: not found"')).toContainEqual(
+      expect.objectContaining({ label: 'missing image', category: 'config' }),
+    );
+    expect(labels('Failed to pull image "registry/api:1.4": manifest unknown')).toContain('missing image');
+    expect(labels('CannotPullContainerError: pull access denied for api, repository does not exist or may require authorization')).not.toContain('missing image');
+    expect(labels('CannotPullContainerError: dial tcp 52.94.1.1:443: i/o timeout')).not.toContain('missing image');
+  });
+
+  it('tasks that cannot start for an image a lifecycle policy expired days before are a configuration cause, named in plain words', () => {
+    const stopped = (minute: number) => ({
+      service: 'planner',
+      timestamp: at(START, minute),
+      level: 'ERROR',
+      message: `Task stopped: stopCode=TaskFailedToStart stoppedReason="CannotPullContainerError: failed to resolve ref 1234.dkr.ecr.eu-west-1.amazonaws.com/planner:build-${minute}: not found"`,
+    });
+    const { draft } = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "planner-running-tasks-low" is in ALARM',
+        services: [{ name: 'web', kind: 'ecs', dependsOn: ['planner'] }, { name: 'planner', kind: 'ecs' }],
+        alarms: [{ name: 'planner-running-tasks-low', service: 'planner', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'planner', timestamp: at(START, -2 * 24 * 60), kind: 'config', summary: 'ECR repository planner: lifecycle policy replaced (keep the last 15 images)' }],
+        logs: [
+          ...Array.from({ length: 15 }, (_, index) => ({ service: 'planner', timestamp: at(START, index * 6), level: 'INFO', message: `GET /plans/${index} 200` })),
+          ...Array.from({ length: 8 }, (_, index) => stopped(90 + index * 3)),
+        ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+      }),
+    );
+    expect(draft.rootCause).toMatchObject({ service: 'planner', category: 'config' });
+    expect(draft.rootCause.summary).toMatch(/image .*no longer in the registry \(expired by a lifecycle policy\)/);
+  });
+
   it('a TLS certificate that fails is a certificate cause in the words of each stack; a certificate in the business sense is not', () => {
     const phrasings = [
       'x509: certificate signed by unknown authority',
