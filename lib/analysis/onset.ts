@@ -22,6 +22,8 @@ export type Direction = 'up' | 'down';
 export interface Onset {
   /** Epoch ms of the first point of the new regime. */
   at: number;
+  /** Epoch ms of the point before it, the last one at the old level: the departure began after it, at or before `at`. */
+  after?: number;
   direction: Direction;
   /** Median of the points before the onset (back to the previous excursion, if any). */
   baseline: number;
@@ -159,6 +161,7 @@ export function detectOnset(points: readonly Point[], options: OnsetOptions = {}
   );
   return {
     at: times[strongest.start]!,
+    ...(strongest.start > 0 ? { after: times[strongest.start - 1]! } : {}),
     direction: strongest.direction,
     baseline: strongest.baseline,
     level: strongest.level,
@@ -220,7 +223,7 @@ function shortSeriesOnset(sorted: readonly Point[], thresholds: Thresholds, newe
     const change = Math.abs(level - baseline);
     const shift: Shift = { direction, score: change / sigma, relativeChange: change / Math.max(Math.abs(baseline), sigma) };
     if (!passes(shift, thresholds, 1)) continue;
-    return { at: sorted[start]!.t, baseline, level, ...shift };
+    return { at: sorted[start]!.t, after: sorted[start - 1]!.t, baseline, level, ...shift };
   }
   return undefined;
 }

@@ -32,7 +32,14 @@ export interface TracedChain {
   principles: Principle[];
 }
 
-export const blameChainTraced = (board: EvidenceBoard, current: readonly Signal[], start: string, onsetOf: (service: string) => number, visited: readonly string[] = []): TracedChain => {
+export const blameChainTraced = (
+  board: EvidenceBoard,
+  current: readonly Signal[],
+  start: string,
+  onsetOf: (service: string) => number,
+  visited: readonly string[] = [],
+  earliestOnsetOf: (service: string) => number = onsetOf,
+): TracedChain => {
   const links = [start];
   const decided = new Set<Principle>();
   for (;;) {
@@ -43,7 +50,8 @@ export const blameChainTraced = (board: EvidenceBoard, current: readonly Signal[
       // Traces see the whole request path, so a failing segment counts whoever the trace started at;
       // a dependency that is only a little slower or busier is not why its caller fails.
       const failing = own.filter((signal) => signal.kind !== 'mentioned' && signal.substantial && !ownPoolWait.test(signal.text)).reduce((sum, signal) => sum + signal.strength, 0);
-      return onsetOf(callee) <= onsetOf(node) + SAME_TIME_MS ? failing : 0;
+      // Failing no later than its caller: read at the earliest its trouble may have begun (a coarse series dates it late).
+      return earliestOnsetOf(callee) <= onsetOf(node) + SAME_TIME_MS ? failing : 0;
     };
     const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && showsOwnFault(current, callee));
     const namesOwn = (callee: string) => namesOwnFault(board, current.filter((signal) => signal.service === callee), callee, onsetOf(node));

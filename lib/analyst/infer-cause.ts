@@ -147,12 +147,14 @@ const incidentFrom = (
 ): IncidentCause => {
   const services = board.services ?? [];
   // A few warnings before a service's real trouble do not date it: its substantial signals do, when it has any.
-  const onsetOf = (service: string): number => {
+  const datingSignals = (service: string): Signal[] => {
     const own = current.filter((signal) => signal.service === service);
     const substantial = own.filter((signal) => signal.substantial);
-    const dating = substantial.length > 0 ? substantial : own;
-    return dating.length > 0 ? Math.min(...dating.map((signal) => signal.at)) : Number.POSITIVE_INFINITY;
+    return substantial.length > 0 ? substantial : own;
   };
+  const onsetOf = (service: string): number => Math.min(Number.POSITIVE_INFINITY, ...datingSignals(service).map((signal) => signal.at));
+  // The earliest it may have begun: a shift read on a coarse series began after the point before it.
+  const earliestOnsetOf = (service: string): number => Math.min(Number.POSITIVE_INFINITY, ...datingSignals(service).map((signal) => signal.earliest ?? signal.at));
   // Where something substantial is wrong, routine warnings elsewhere are not where the failure starts.
   const substantial = current.filter((signal) => signal.substantial);
   const anomalies = [...new Set((substantial.length > 0 ? substantial : current).map((signal) => signal.service))].map((service) => ({
@@ -164,7 +166,7 @@ const incidentFrom = (
   const start = symptom && anomalies.some((anomaly) => anomaly.service === symptom) ? symptom : ranked[0]?.service ?? anomalies[0]!.service;
   const applied: Principle[] = [];
   const follow = (from: string, visited: readonly string[] = []): string[] => {
-    const traced = blameChainTraced(board, current, from, onsetOf, visited);
+    const traced = blameChainTraced(board, current, from, onsetOf, visited, earliestOnsetOf);
     applied.push(...traced.principles);
     return traced.links;
   };

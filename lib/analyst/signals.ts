@@ -14,6 +14,8 @@ export interface Signal {
   service: string;
   kind: 'errors' | 'metric' | 'mentioned' | 'trace' | 'alarm' | 'demand' | 'transient' | 'trend';
   at: number;
+  /** For a shift read on a series: the last point before it. A coarse series dates a shift to its first changed point; it may have begun any time after this one. */
+  earliest?: number;
   strength: number;
   ongoing: boolean;
   ref: string;
@@ -279,7 +281,7 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
     if (exhaustion) return [{ ...base, ...exhaustion, ...(onset && isBadShift(series.name, onset.direction) ? { at: onset.at } : {}) }];
     if (onset) {
       const change = `${series.name} at ${series.service} went ${onset.direction} from ${round(onset.baseline)} to ${round(onset.level)} at ${iso(onset.at)}${onset.recoveredAt ? `, back by ${iso(onset.recoveredAt)}` : ''}`;
-      const common = { ...base, at: onset.at, strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined, description: change };
+      const common = { ...base, at: onset.at, ...(onset.after !== undefined ? { earliest: onset.after } : {}), strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined, description: change };
       if (isBadShift(series.name, onset.direction)) {
         const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
         // Earlier days and a longer history are earlier periods too: a count's usual scatter shows there as well.

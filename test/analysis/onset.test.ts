@@ -58,6 +58,13 @@ describe('detectOnset', () => {
     expect(onset!.level).toBeGreaterThan(590);
   });
 
+  it('says which point was the last at the old level: a coarse series dates a shift late by up to a period', () => {
+    const coarse = series(24, (i) => (i >= 15 ? 600 : 180), 3, 11).map((point, index) => ({ ...point, t: START + index * 4 * PERIOD }));
+    const onset = detectOnset(coarse);
+    expect(onset?.at).toBe(START + 15 * 4 * PERIOD);
+    expect(onset?.after).toBe(START + 14 * 4 * PERIOD);
+  });
+
   it('finds nothing in flat noise', () => {
     for (const seed of [1, 2, 3, 4, 5]) expect(detectOnset(series(120, () => 200, 10, seed))).toBeUndefined();
   });

@@ -62,3 +62,26 @@ describe('complaints that do not point at the callee they name', () => {
     expect(diagnosis.root).toBe('bank');
   });
 });
+
+describe('a callee read at a coarse period', () => {
+  it('failed no later than its caller when its shift may have begun before the caller\'s errors: the point before it was the last at the old level', () => {
+    const canary = (firstFailedMinute: number) => ({
+      service: 'tax',
+      name: 'SuccessPercent',
+      stat: 'Average',
+      periodSeconds: 300,
+      points: Array.from({ length: 20 }, (_, index): [string, number] => [at(START, index * 5), index * 5 >= firstFailedMinute ? 0 : 100]),
+    });
+    const shape = (firstFailedMinute: number) =>
+      boardFrom({
+        brief: 'CloudWatch alarm "cart-5xx" is in ALARM',
+        services: [{ name: 'cart', kind: 'ecs', dependsOn: ['tax'] }, { name: 'tax', kind: 'ecs' }],
+        alarms: [{ name: 'cart-5xx', service: 'cart', state: 'ALARM', since: at(START, 92) }],
+        changes: [{ service: 'cart', timestamp: at(START, 55), kind: 'deploy', summary: 'cart 3.22.0 rolled out' }],
+        metrics: [canary(firstFailedMinute), { service: 'cart', name: 'HTTPCode_Target_5XX_Count', points: series(START, 100, step(86, 0, 40)) }],
+        logs: sorted([...lines('cart', 0, 5, 17, 'INFO', () => 'GET /cart 200'), ...lines('cart', 86, 1, 14, 'ERROR', () => 'POST /v3/quote failed: 503 Service Unavailable (upstream connect error)')]),
+      });
+    // The canary's point at minute 90 is the first at 0: the one at 85 still passed, so tax may have failed from minute 85 on, before cart's errors at 86.
+    expect(diagnose(shape(90)).draft.rootCause.service).toBe('tax');
+  });
+});
