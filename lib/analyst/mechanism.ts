@@ -311,12 +311,28 @@ const poisonWords = (board: EvidenceBoard, cause: IncidentCause): string | undef
   return 'The same record fails again on every retry (a poison message).';
 };
 
+/** What a capacity setting is, in plain words, from how a change names it. */
+const capacityNames: readonly [RegExp, string][] = [
+  [/reserved.?concurren/i, 'reserved concurrency'],
+  [/provisioned.?concurren/i, 'provisioned concurrency'],
+  [/concurren/i, 'concurrency'],
+  [/max(imum)?.?(capacity|size|count)/i, 'maximum capacity'],
+  [/min(imum)?.?(capacity|size|count)/i, 'minimum capacity'],
+  [/desired.?count|\btasks?\b/i, 'task count'],
+  [/\bWCU\b|write.?capacity/i, 'write capacity'],
+  [/\bRCU\b|read.?capacity/i, 'read capacity'],
+  [/instances?|nodes?|replicas?/i, 'instance count'],
+];
+
 /** Capacity removed just before the trouble (a scale-in, a lowered maximum): the service was left too small for its load. */
 const capacityCutWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
   const cut = capacityCutAt(board, cause.root, cause.rootOnset);
   const lowered = cut ? loweredBy(cut.summary) : undefined;
   if (!cut || !lowered) return undefined;
-  return `Capacity was cut: a ${cut.kind} change lowered ${cause.root}'s capacity from ${lowered.from} to ${lowered.to} at ${iso(cut.at)} ("${quoteMessage(cut.summary)}"), leaving it too small for its load.`;
+  const setting = capacityNames.find(([pattern]) => pattern.test(cut.summary))?.[1] ?? 'capacity';
+  // A function with no concurrency reserved for it runs nothing: every invocation is throttled.
+  const none = Number(lowered.to) === 0 && /concurren/i.test(setting) ? ': with none left, every invocation is throttled' : '';
+  return `Capacity was cut: a ${cut.kind} change lowered ${cause.root}'s ${setting} from ${lowered.from} to ${lowered.to} at ${iso(cut.at)} ("${quoteMessage(cut.summary)}")${none}, leaving it too small for its load.`;
 };
 
 const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

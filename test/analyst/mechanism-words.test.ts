@@ -219,9 +219,20 @@ describe('the summary names the mechanism in plain words', () => {
         logs: failing('scores-api', 'GET /v1/live timed out after 10000ms waiting for worker'),
       }),
     );
-    expect(diagnosis.draft.rootCause.summary).toMatch(/Capacity was cut: a scaling change lowered scores-api's capacity from 40 to 4/);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Capacity was cut: a scaling change lowered scores-api's task count from 40 to 4/);
     expect(diagnosis.draft.rootCause.category).toBe('config');
     expect(actions(diagnosis.draft.remediation)).toEqual(['scale scores-api', 'revert-config scores-api']);
+  });
+
+  it('a function\'s reserved concurrency cut to zero is named so: every invocation is throttled', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        services: [{ name: 'summaries', kind: 'lambda' }],
+        changes: [{ service: 'summaries', timestamp: at(START, 59), kind: 'config', summary: 'PutFunctionConcurrency summaries ReservedConcurrentExecutions 40 -> 0' }],
+        metrics: [{ service: 'summaries', name: 'Throttles', points: series(START, 120, (minute) => (minute >= 60 ? 150 : 0)) }],
+      }),
+    );
+    expect(diagnosis.draft.rootCause.summary).toMatch(/lowered summaries's reserved concurrency from 40 to 0 .*: with none left, every invocation is throttled/);
   });
 
   it('a maximum lowered hours before is the cut once capacity scales up to exactly that ceiling; a scale-up short of it says nothing of the cut', () => {
@@ -237,7 +248,7 @@ describe('the summary names the mechanism in plain words', () => {
           logs: failing('checkout', 'PutItem orders failed: ProvisionedThroughputExceededException'),
         }),
       ).draft;
-    expect(ceiling(300).rootCause.summary).toMatch(/Capacity was cut: a config change lowered orders's capacity from 3000 to 300/);
+    expect(ceiling(300).rootCause.summary).toMatch(/Capacity was cut: a config change lowered orders's maximum capacity from 3000 to 300/);
     expect(ceiling(300).rootCause.category).toBe('config');
     expect(ceiling(280).rootCause.summary).not.toMatch(/Capacity was cut/);
   });
