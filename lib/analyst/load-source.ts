@@ -253,8 +253,9 @@ const workLaunchedBefore = (board: EvidenceBoard, resource: string, clients: rea
   const launchers = new Set(launches.map((change) => change.service));
   if (launchers.size === 1) return { service: launches.at(-1)!.service, change: launches.at(-1) };
   if (launchers.size > 1) return undefined;
+  // A job released just before it started (a new function, a new version) is undone with that release.
   const job = jobStartedBefore(board, resource, clients, loadStarts, ranOut);
-  return job ? { service: job } : undefined;
+  return job ? { service: job, change: suspectChangeFor(board.changes, new Set([job]), ranOut) } : undefined;
 };
 
 /** When load on a resource began: its demand rising, or else its trouble. */

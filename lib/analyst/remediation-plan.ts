@@ -126,7 +126,13 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
   }
   switch (category) {
     case 'deploy':
-      return plan('remedy-undo-change', [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}.`)]);
+      // A release whose work swamps a shared resource is rolled back, and its work changed before it is released again.
+      return overloads
+        ? plan('remedy-limit-overloading-client', [
+            step('rollback', root, `Roll ${root} back to the version before the deploy${undo}, so ${overloads} has room for its other clients again.`),
+            step('apply-fix', root, `Change how ${root} does its work (fewer connections or calls at once, smaller batches, a rate limit) before it is released again.`),
+          ])
+        : plan('remedy-undo-change', [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}.`)]);
     case 'config':
       return plan('remedy-undo-change', [step('revert-config', root, `Revert the configuration change on ${root}${undo}.`)]);
     case 'permissions':

@@ -31,8 +31,9 @@ describe('who generates the load on a shared resource', () => {
   });
 
   it('a function whose invocations begin well after the resource\'s series, just before the load rose, started that load though its logs were not read', () => {
-    const shape = (invokedFrom: number) =>
+    const shape = (invokedFrom: number, release?: { service: string; timestamp: string; kind: string; summary: string }) =>
       boardFrom({
+        changes: release ? [release] : [],
         brief: 'CloudWatch alarm "api-5xx" is in ALARM',
         services: [{ name: 'api', kind: 'ecs', dependsOn: ['table'] }, { name: 'report-fn', kind: 'lambda', dependsOn: ['table'] }, { name: 'table', kind: 'dynamodb' }],
         alarms: [{ name: 'api-5xx', service: 'api', state: 'ALARM', since: at(START, 95) }],
@@ -49,6 +50,9 @@ describe('who generates the load on a shared resource', () => {
       });
     const started = inferCause(shape(84));
     expect(started).toMatchObject({ verdict: 'incident', root: 'report-fn' });
+    // The release that created it just before it started is what is undone.
+    const released = inferCause(shape(84, { service: 'report-fn', timestamp: at(START, 80), kind: 'deploy', summary: 'New function report-fn created' }));
+    expect(released).toMatchObject({ root: 'report-fn', suspectChange: { summary: 'New function report-fn created' } });
     expect(started.verdict === 'incident' && started.principles).toContain('work-launched-is-load');
     // Invoked all along, its demand is no job that started.
     const steady = inferCause(shape(0));

@@ -24,6 +24,11 @@ describe('remediation plan', () => {
     expect(actions(remediationTraced({ category: 'traffic', root: 'api', alreadyRestarting: false }).steps)).toEqual(['scale api']);
   });
 
+  it('a release whose work swamps a shared resource is rolled back, then its work changed before it is released again; a release alone is rolled back', () => {
+    expect(actions(remediationTraced({ category: 'deploy', root: 'report-fn', alreadyRestarting: false, overloads: 'reports-db' }).steps)).toEqual(['rollback report-fn', 'apply-fix report-fn']);
+    expect(actions(remediationTraced({ category: 'deploy', root: 'api', alreadyRestarting: false }).steps)).toEqual(['rollback api']);
+  });
+
   it('a rate-limited provider is routed around when the caller has another, else the calls are slowed', () => {
     const base = { category: 'external' as const, root: 'sms-a', mechanism: 'throttling', callerOfRoot: 'sender', alreadyRestarting: false };
     expect(actions(remediationTraced({ ...base, alternativeProvider: true }).steps)).toEqual(['failover sender', 'escalate sms-a']);
