@@ -360,6 +360,19 @@ const stoppedWork = (board: EvidenceBoard): Signal[] => {
     const before = points.filter((point) => point.t < stoppedAt);
     const steady = before.length >= 6 && before.filter((point) => point.v > 0).length >= 0.8 * before.length && before[0]!.t - evidenceStart <= 0.2 * (evidenceEnd - evidenceStart);
     if (!steady) return [];
+    const usual = medianOf(before.map((point) => point.v));
+    // Work that moved to another series of the same measure at the same service (the new writer after a failover, another
+    // node after a rebalance) did not stop: that series took up about as much as this one did.
+    const levelsAround = (other: EvidenceBoard['series'][number]) => {
+      const otherPoints = pointsOf(other);
+      return { earlier: medianOf(otherPoints.filter((point) => point.t < stoppedAt).map((point) => point.v)), later: medianOf(otherPoints.filter((point) => point.t >= stoppedAt).map((point) => point.v)) };
+    };
+    const tookOver = demand.some((other) => {
+      if (other === series || other.service !== series.service || other.name !== series.name || stops.get(other) !== undefined) return false;
+      const { earlier, later } = levelsAround(other);
+      return later - earlier >= 0.5 * usual;
+    });
+    if (tookOver) return [];
     // A neighbour that publishes no throughput of its own (an event bus, a topic read through its rules) is seen through its
     // own neighbours: the producers writing to the bus show whether the work still arrives.
     const near = new Set([...neighboursOf(board, series.service)].flatMap((name) => (name === series.service || measured.has(name) ? [name] : [...neighboursOf(board, name)])));
@@ -370,7 +383,6 @@ const stoppedWork = (board: EvidenceBoard): Signal[] => {
       const later = otherPoints.filter((point) => point.t >= stoppedAt).map((point) => point.v);
       return later.length >= 2 && earlier.length > 0 && medianOf(later) >= 0.5 * medianOf(earlier);
     });
-    const usual = medianOf(before.map((point) => point.v));
     return [{
       service: series.service,
       kind: 'metric',

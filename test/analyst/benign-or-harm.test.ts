@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { collectSignals } from '../../lib/analyst/signals.ts';
 import { meaningOf } from '../../lib/analyst/metric-semantics.ts';
 import { at, boardFrom, series } from './board-builder.ts';
 
@@ -232,3 +233,18 @@ describe('benign explanations set trouble aside', () => {
     expect(count((minute) => (minute >= 110 ? 6 : scattered(minute))).draft.incident).toBe(true);
   });
 });
+
+describe('work that moved is not work that stopped', () => {
+  it('a throughput that stops on one instance while the same measure on another instance takes it up has moved (a failover); alone, it stopped', () => {
+    const throughputOf = (instance: string, valueAt: (minute: number) => number) => ({ service: 'db', name: 'CommitThroughput', dimensions: { DBInstanceIdentifier: instance }, points: series(START, 120, valueAt) });
+    const oldWriter = throughputOf('db-1', (minute) => (minute < 60 ? 120 + (minute % 7) : 0));
+    const newWriter = throughputOf('db-2', (minute) => (minute < 60 ? 0.05 : 118 + (minute % 5)));
+    const services = [{ name: 'api', kind: 'ecs', dependsOn: ['db'] }, { name: 'db', kind: 'rds' }];
+    const apiRequests = { service: 'api', name: 'RequestCount', points: series(START, 120, (minute) => 900 + (minute % 9)) };
+    const stopped = (metrics: ReturnType<typeof throughputOf>[]) =>
+      collectSignals(boardFrom({ services, metrics: [...metrics, apiRequests] })).filter((signal) => signal.service === 'db' && signal.text === 'CommitThroughput stopped');
+    expect(stopped([oldWriter, newWriter])).toEqual([]);
+    expect(stopped([oldWriter])).toHaveLength(1);
+  });
+});
+
