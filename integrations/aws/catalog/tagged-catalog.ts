@@ -57,12 +57,13 @@ export class TaggedServiceCatalog implements ServiceCatalog {
 
   async serviceOfDimensions(dimensions: Record<string, string>): Promise<string | undefined> {
     const services = await this.services();
-    let best: { name: string; keys: number } | undefined;
+    let best: { name: string; specificity: number } | undefined;
     for (const service of services) {
       for (const owned of service.dimensions) {
         const keys = Object.keys(owned);
-        if (keys.length > 0 && keys.every((key) => dimensions[key] === owned[key]) && keys.length > (best?.keys ?? 0)) {
-          best = { name: service.name, keys: keys.length };
+        const specificity = keys.length * 2 - Number(keys.every((key) => ENCLOSING_DIMENSIONS.has(key)));
+        if (keys.length > 0 && keys.every((key) => dimensions[key] === owned[key]) && specificity > (best?.specificity ?? 0)) {
+          best = { name: service.name, specificity };
         }
       }
     }
@@ -198,6 +199,13 @@ const serviceNamedIn = (identifier: string, services: readonly ServiceResources[
 };
 
 const namedIn = (identifier: string, services: readonly ServiceResources[]): string | undefined => serviceNamedIn(identifier, services)?.name;
+
+/**
+ * Dimensions naming a resource that holds others (a load balancer its target groups, a cluster its
+ * services, a replication group its nodes): a metric also carrying the held resource's dimension is
+ * that resource's, whichever service each is tagged with.
+ */
+const ENCLOSING_DIMENSIONS = new Set(['LoadBalancer', 'ClusterName', 'ReplicationGroupId', 'DBClusterIdentifier']);
 
 /** A metric dimension whose value is a service's name by what it is called (`Service=checkout-api`). */
 const namesAService = (dimensionKey: string): boolean => /^service(name)?$/i.test(dimensionKey);

@@ -158,12 +158,18 @@ const discoveredMetrics = async (
   alarmOwners: ReadonlyMap<string, string>,
 ): Promise<{ service: string; metric: Metric }[]> => {
   const found: { service: string; metric: Metric }[] = [];
+  const wanted = new Set(services.map((service) => service.name));
   for (const service of services) {
     for (const dimensions of service.dimensions) {
-      for (const metric of await listMetrics(client, dimensions, Number.POSITIVE_INFINITY)) found.push({ service: service.name, metric });
+      for (const metric of await listMetrics(client, dimensions, Number.POSITIVE_INFINITY)) {
+        // ListMetrics matches every metric carrying at least these dimensions: a target group's metrics
+        // also carry its load balancer's, and belong to the service the target group serves.
+        const narrower = (metric.Dimensions?.length ?? 0) > Object.keys(dimensions).length;
+        const owner = (narrower ? await catalog.serviceOfDimensions(dimensionRecord(metric)) : undefined) ?? service.name;
+        if (wanted.has(owner)) found.push({ service: owner, metric });
+      }
     }
   }
-  const wanted = new Set(services.map((service) => service.name));
   for (const metric of await listMetrics(client, undefined, MAX_LISTING_PAGES)) {
     const dimensions = dimensionRecord(metric);
     const owner = (await catalog.serviceOfDimensions(dimensions)) ?? alarmOwners.get(watchedKey(metric.Namespace, dimensions));

@@ -32,7 +32,7 @@ export const getTraces = (environment: RecordedEnvironment) =>
           p50Ms: percentile(durations, 0.5),
           p95Ms: percentile(durations, 0.95),
           firstFault: list.find((trace) => trace.fault)?.timestamp,
-          errors: [...new Set(list.flatMap((trace) => (trace.error ? [trace.error] : [])))].slice(0, 10),
+          errors: [...new Set(list.flatMap((trace) => [trace, ...(trace.segments ?? []).filter((own) => own.service === trace.service)].flatMap((part) => (part.error ? [part.error] : []))))].slice(0, 10),
           downstream: [...segments.entries()].map(([name, entry]) => {
             const sorted = [...entry.durations].sort((a, b) => a - b);
             return { service: name, calls: sorted.length, p95Ms: percentile(sorted, 0.95), errors: entry.errors.length, sampleError: entry.errors[0] };

@@ -95,6 +95,19 @@ describe('the tagged service catalog', () => {
     await expect(catalog().serviceOfDimensions({ TargetGroup: 'targetgroup/order-service/abc' })).resolves.toBe('order-service');
   });
 
+  it("gives a metric carrying a load balancer and one of its target groups to the target group's service, not the load balancer's", async () => {
+    tagging.on(GetResourcesCommand).resolves({
+      ResourceTagMappingList: [
+        { ResourceARN: 'arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/edge/1f2e', Tags: [tag('service', 'alb-edge')] },
+        { ResourceARN: 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/tg-7/9a8b', Tags: [tag('service', 'checkout')] },
+      ],
+    });
+    ecs.on(DescribeServicesCommand).resolves({ services: [] });
+    const subject = catalog();
+    await expect(subject.serviceOfDimensions({ LoadBalancer: 'app/edge/1f2e', TargetGroup: 'targetgroup/tg-7/9a8b' })).resolves.toBe('checkout');
+    await expect(subject.serviceOfDimensions({ LoadBalancer: 'app/edge/1f2e', AvailabilityZone: 'us-east-1a' })).resolves.toBe('alb-edge');
+  });
+
   it('does not give a metric to a third party its dimension values name, unless a Service dimension does', async () => {
     tagging.on(GetResourcesCommand).resolves({
       ResourceTagMappingList: [

@@ -175,6 +175,37 @@ describe('get_metrics on CloudWatch', () => {
     expect(cloudwatch.commandCalls(DescribeAlarmsCommand)[0]?.args[0].input).not.toHaveProperty('StateValue');
   });
 
+  it("gives a target group's metric, listed under its load balancer's dimensions too, to the target group's service", async () => {
+    const loadBalancer = { Name: 'LoadBalancer', Value: 'app/edge/1f2e' };
+    const targetGroup = { Name: 'TargetGroup', Value: 'targetgroup/tg-7/9a8b' };
+    const withTargetGroup: ServiceCatalog = {
+      services: async () => [
+        { name: 'edge', kind: 'elb', arns: [], tags: {}, logGroups: [], dimensions: [{ LoadBalancer: loadBalancer.Value }] },
+        { name: 'checkout', kind: 'ecs', arns: [], tags: {}, logGroups: [], dimensions: [{ TargetGroup: targetGroup.Value }] },
+      ],
+      serviceOfArn: async () => undefined,
+      serviceOfDimensions: async (dimensions) => (dimensions.TargetGroup ? 'checkout' : dimensions.LoadBalancer ? 'edge' : undefined),
+      serviceOfLogGroup: async () => undefined,
+    };
+    const targetErrors = { Namespace: 'AWS/ApplicationELB', MetricName: 'HTTPCode_Target_5XX_Count', Dimensions: [loadBalancer, targetGroup] };
+    const elbErrors = { Namespace: 'AWS/ApplicationELB', MetricName: 'HTTPCode_ELB_5XX_Count', Dimensions: [loadBalancer] };
+    cloudwatch.on(DescribeAlarmsCommand).resolves({});
+    cloudwatch.on(ListMetricsCommand).resolves({ Metrics: [] });
+    cloudwatch.on(ListMetricsCommand, { Dimensions: [loadBalancer] }).resolves({ Metrics: [elbErrors, targetErrors] });
+    cloudwatch.on(ListMetricsCommand, { Dimensions: [targetGroup] }).resolves({ Metrics: [targetErrors] });
+    cloudwatch.on(GetMetricDataCommand).callsFake((input: { MetricDataQueries: { Id: string }[] }) => ({
+      MetricDataResults: input.MetricDataQueries.map((query) => ({ Id: query.Id, Timestamps: [minute(5)], Values: [1] })),
+    }));
+    const read = async (args: Record<string, unknown>) => {
+      const toolbox = new Toolbox([getMetrics({ clients, catalog: withTargetGroup, settings: awsToolSettings.parse({}) })]);
+      const outcome = await toolbox.execute({ id: 'c', name: 'get_metrics', arguments: args }, { now });
+      if (!outcome.ok) throw new Error(outcome.error);
+      return (outcome.data as { series: { service: string; name: string }[] }).series.map(({ service, name }) => `${service}|${name}`);
+    };
+    expect((await read({})).sort()).toEqual(['checkout|HTTPCode_Target_5XX_Count', 'edge|HTTPCode_ELB_5XX_Count']);
+    expect(await read({ service: 'edge' })).toEqual(['edge|HTTPCode_ELB_5XX_Count']);
+  });
+
   it('reads a rate as an average however much its name says errors, and counts as sums', async () => {
     cloudwatch.on(DescribeAlarmsCommand).resolves({});
     cloudwatch.on(ListMetricsCommand).resolves({ Metrics: [] });
