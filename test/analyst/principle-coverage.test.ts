@@ -96,7 +96,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'sparse-root-errors',
   // Category and mechanism.
   'mechanism-infrastructure',
-  'provider-failing-calls',
   'redelivered-messages',
   // Added for the blind writer's scenarios; so far each shapes one family only: API keys and an access key
   // (other), a Lambda's own TypeError.
@@ -120,8 +119,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'capacity-behind-starved',
   // Found on blind EKS worker subnets out of addresses (other).
   'mechanism-ip-addresses',
-  // Found on two blind scenarios (an ALB idle timeout cut, a Lambda's own client timeout lowered); the ALB one waits in candidates.
-  'mechanism-timeout-setting',
   // Found on a blind BFF whose new HTTP client retried every slow call to its sole callee (compute); it waits in candidates.
   'retries-amplify',
   // Found on a tuning refresher whose schedule became daily (lambda) and a blind settlement schedule that lost its time zone (other); the second waits in candidates.
@@ -136,19 +133,11 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'demand-surge-is-traffic',
   'mechanism-table-scan',
   'mechanism-disabled-key',
-  'mechanism-credentials',
   'mechanism-configuration',
   'remedy-restart-for-credentials',
-  // A third party's roots are one family by definition; they shaped a second only through a pinned-certificate
-  // incident (an EC2 caller) that was blamed on the provider until sole-failing-caller placed it at the caller.
-  'provider-is-external',
-  'remedy-provider-failover-or-limit',
   // Shaped a second family only through a wrong finding: an OOM cycle after a release (compute) called undetermined and
   // blamed on its caller, until an error rate that came back and was out again counted as ongoing.
   'unexplained-alert-is-incident',
-  'dependency-or-undetermined',
-  // Fallbacks for an incident nothing else explains: as more incidents are explained, one family is left.
-  'remedy-escalate-dependency',
 ]);
 
 const { scenarios } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);
