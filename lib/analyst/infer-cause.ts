@@ -1,3 +1,4 @@
+import { leadingTrouble } from './leading-trouble.ts';
 import { rankRootCandidates } from '../analysis/propagation.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryTraced } from './cause-category.ts';
@@ -163,8 +164,10 @@ const incidentFrom = (
     severity: current.filter((signal) => signal.service === service).reduce((sum, signal) => sum + signal.strength, 0),
   }));
   const ranked = rankRootCandidates(dependsOnMap(services), anomalies);
-  const start = symptom && anomalies.some((anomaly) => anomaly.service === symptom) ? symptom : ranked[0]?.service ?? anomalies[0]!.service;
   const applied: Principle[] = [];
+  const leading = symptom && anomalies.some((anomaly) => anomaly.service === symptom) ? { service: symptom } : leadingTrouble(board, ranked, current);
+  if (leading?.principle) applied.push(leading.principle);
+  const start = leading?.service ?? anomalies[0]!.service;
   const follow = (from: string, visited: readonly string[] = []): string[] => {
     const traced = blameChainTraced(board, current, from, onsetOf, visited, earliestOnsetOf);
     applied.push(...traced.principles);

@@ -19,6 +19,7 @@ export const principles = {
   'unexplained-alert-is-incident': 'an alert nothing benign explains is an incident, its cause undetermined and escalated when nothing names one',
 
   // Where the fault starts.
+  'failures-before-refusals': 'with no alert to start from, a service failing requests comes before an unrelated one that only turns away what its callers sent',
   'follow-failure-down-calls': 'the fault starts at the dependency whose failure explains its caller’s, followed down the calls',
   'own-side-complaint': 'a caller that says the trouble is on its own side does not point at the callee',
   'fault-on-the-way': 'a connection that never got through blames the resource on the way that shows a fault of its own',

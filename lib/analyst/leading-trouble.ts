@@ -1,0 +1,33 @@
+import type { EvidenceBoard } from './evidence-board.ts';
+import type { Principle } from './principles.ts';
+import { calleesOf, type Signal } from './signals.ts';
+
+/**
+ * Where to start when no alert names a service (a sweep). Of two unrelated troubles, one that fails
+ * requests (5xx, crashes, memory kills) comes before one that only turns away what its callers sent
+ * (400, 404, 422): the second's callers get an answer and carry on, the first's do not. A refusal of
+ * legitimate callers (401, 403, 429, throttling) is harm of its own and keeps its place.
+ */
+
+/** A client error: what the caller sent was wrong. */
+const refusedInput = /4xx|client.?error|\b4(00|04|05|06|09|10|13|15|22)\b|malformed|bad request/i;
+/** A refusal that keeps legitimate callers out, or a failure of the server's own. */
+const refusedCaller = /\b40[13]\b|\b429\b|throttl|denied|forbidden|unauthori[sz]ed|credential|access.?key|token|signature|expired|5xx|\b5\d\d\b/i;
+
+const onlyRefusesInput = (signals: readonly Signal[]): boolean =>
+  signals.length > 0 && signals.every((signal) => refusedInput.test(signal.text) && !refusedCaller.test(signal.text));
+
+export const leadingTrouble = (
+  board: EvidenceBoard,
+  ranked: readonly { service: string }[],
+  current: readonly Signal[],
+): { service: string; principle?: Principle } | undefined => {
+  const [first, ...rest] = ranked;
+  // Every word of its own counts: a 4xx count says nothing of whom it refused, its warnings may.
+  const own = (service: string) => current.filter((signal) => signal.service === service && signal.kind !== 'mentioned' && signal.kind !== 'trace');
+  if (!first || !onlyRefusesInput(own(first.service))) return first;
+  const services = board.services ?? [];
+  const related = (a: string, b: string) => calleesOf(services, a).has(b) || calleesOf(services, b).has(a);
+  const failing = rest.find((candidate) => !related(candidate.service, first.service) && own(candidate.service).length > 0 && !onlyRefusesInput(own(candidate.service)));
+  return failing ? { service: failing.service, principle: 'failures-before-refusals' } : first;
+};

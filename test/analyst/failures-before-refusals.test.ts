@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { at, boardFrom, linesFrom, series, sorted, step } from './board-builder.ts';
+
+const START = '2026-05-01T10:00:00.000Z';
+const lines = linesFrom(START);
+
+/** A sweep over two unrelated troubles: a search API turning away malformed queries since minute 30, a checkout failing since minute 50. */
+const sweep = (checkoutError: string, searchRefusal: string) =>
+  diagnose(
+    boardFrom({
+      services: [
+        { name: 'storefront', kind: 'ecs', dependsOn: ['search-api', 'checkout'] },
+        { name: 'search-api', kind: 'ecs' },
+        { name: 'checkout', kind: 'ecs', dependsOn: ['orders-db'] },
+        { name: 'orders-db', kind: 'rds' },
+      ],
+      metrics: [
+        { service: 'search-api', name: 'HTTPCode_Target_4XX_Count', points: series(START, 120, step(30, 10, 300)) },
+        { service: 'checkout', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, step(50, 0, 40)) },
+      ],
+      logs: sorted([
+        ...lines('search-api', 0, 5, 24, 'INFO', (index) => `query served q=${index}`),
+        ...lines('search-api', 31, 3, 25, 'WARN', () => searchRefusal),
+        ...lines('checkout', 0, 5, 24, 'INFO', (index) => `order ${index} placed`),
+        ...lines('checkout', 51, 3, 20, 'ERROR', () => checkoutError),
+      ]),
+    }),
+  );
+
+describe('with no alert to start from, a service failing requests comes before an unrelated one that only turns away what its callers sent', () => {
+  it('a checkout crashing on its own fault is followed before a search API refusing malformed queries earlier', () => {
+    const diagnosis = sweep('render failed: TypeError: cannot read properties of undefined (reading "total")', 'rejecting query 400: malformed filter expression');
+    expect(diagnosis.root).toBe('checkout');
+    expect(diagnosis.principles).toContain('failures-before-refusals');
+  });
+
+  it('refusing legitimate callers (401) is harm of its own: the earlier trouble keeps its place', () => {
+    const diagnosis = sweep('render failed: TypeError: cannot read properties of undefined (reading "total")', 'rejecting query 401: unauthorized');
+    expect(diagnosis.root).toBe('search-api');
+    expect(diagnosis.principles).not.toContain('failures-before-refusals');
+  });
+});
