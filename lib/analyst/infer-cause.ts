@@ -54,6 +54,8 @@ export interface IncidentCause {
   candidates: string[];
   /** Other services that show the fault, first onset first. */
   affected: Affected[];
+  /** Services in trouble of their own with no calls to or from the root, nor a troubled resource shared with it. */
+  unrelated: Affected[];
   suspectChange?: Change;
   callerOfRoot?: string;
   /** The root is a client whose load swamps a shared resource it uses (a batch, an import). */
@@ -387,6 +389,19 @@ const incidentFrom = (
       : overloadedThrottle(mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)));
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
+  const others = anomalies
+    .filter((anomaly) => anomaly.service !== root && anomaly.service !== heldStale?.dependency)
+    .sort((a, b) => a.onset - b.onset)
+    .map(({ service, onset }) => ({ service, onset }));
+  // Trouble reaches a service through its calls, or through a resource it shares with the root that is in trouble too.
+  const inTrouble = new Set([...chain, ...anomalies.map((anomaly) => anomaly.service)]);
+  const mapped = new Set(services.map((service) => service.name));
+  const linkedToRoot = (service: string): boolean => {
+    if (!mapped.has(service) || !mapped.has(root) || chain.includes(service)) return true;
+    const theirs = calleesOf(services, service);
+    const roots = calleesOf(services, root);
+    return theirs.has(root) || roots.has(service) || [...theirs].some((callee) => roots.has(callee) && inTrouble.has(callee));
+  };
   return {
     verdict: 'incident',
     determined: determined || mechanism !== undefined || suspectChange !== undefined,
@@ -400,7 +415,8 @@ const incidentFrom = (
     rootOnset,
     chain,
     candidates: [...new Set([...chain].reverse().concat(ranked.map((candidate) => candidate.service)))],
-    affected: anomalies.filter((anomaly) => anomaly.service !== root && anomaly.service !== heldStale?.dependency).sort((a, b) => a.onset - b.onset).map(({ service, onset }) => ({ service, onset })),
+    affected: others.filter((anomaly) => linkedToRoot(anomaly.service)),
+    unrelated: others.filter((anomaly) => !linkedToRoot(anomaly.service)),
     suspectChange,
     callerOfRoot,
     ...(heldStale ? { staleView: heldStale } : {}),

@@ -107,6 +107,8 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
     (category === 'traffic' || demand) && context.length > 0 && `Changes just before the load rose: ${context.map((change) => `${change.service} at ${iso(change.at)} ("${quoteMessage(change.summary)}")`).join('; ')}.`,
     ours.length > 0 && `Then ${ours.map((item, index) => `${item.service} (from ${iso(item.onset)}${index < SYMPTOMS_DESCRIBED ? symptomAt(cause, item.service) : ''})`).join(', ')} failed as a consequence.`,
     theirs.length > 0 && `Calls to ${theirs.map((item) => item.service).join(', ')} fail as a consequence.`,
+    cause.unrelated.length > 0 &&
+      `Separately, ${cause.unrelated.map((item) => `${item.service} (from ${iso(item.onset)}${symptomAt(cause, item.service)})`).join(', ')} ${cause.unrelated.length > 1 ? 'are' : 'is'} in trouble with no calls to or from ${root}: look at ${cause.unrelated.length > 1 ? 'them on their' : 'it on its'} own.`,
     !determined && alerts.length > 0 && `Nothing in the evidence explains ${alerts.map(alertWords).join(', ')}.`,
     !determined && `Checked: ${checked(board)}.`,
   ].filter(Boolean);

@@ -33,6 +33,9 @@ describe('with no alert to start from, a service failing requests comes before a
     const diagnosis = sweep('render failed: TypeError: cannot read properties of undefined (reading "total")', 'rejecting query 400: malformed filter expression');
     expect(diagnosis.root).toBe('checkout');
     expect(diagnosis.principles).toContain('failures-before-refusals');
+    // The search API's refusals are no consequence of the checkout: the finding says they stand apart.
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Separately, search-api \(from [^)]*\) is in trouble with no calls to or from checkout/);
+    expect(diagnosis.draft.rootCause.summary).not.toMatch(/search-api[^.]*failed as a consequence/);
   });
 
   it('refusing legitimate callers (401) is harm of its own: the earlier trouble keeps its place', () => {
