@@ -1,5 +1,5 @@
 import { correlateChanges } from '../analysis/change-correlation.ts';
-import { categoryOfChange } from './cause-signals.ts';
+import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { changeExplains, failureKindsIn, failureKindsOfChange } from './change-effects.ts';
 import type { Change, ServiceNode } from './evidence-board.ts';
 import type { Principle } from './principles.ts';
@@ -130,7 +130,9 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'change-effect-matches', datedByItsFailure }];
     if (datedByItsFailure || !onPath || category === undefined || rootStarved) return [];
     if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own-change' }];
-    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS && !failsForUnchangedCaller(context, link)) return [{ link, change, weight: closeness, because: 'caller-change' }];
+    // A certificate failing at the root is its own, whatever a caller changed just before (unless it changed certificates).
+    const ownCertificate = category !== 'certificate' && evidence.some((signal) => signal.service === root && causesIn(signal.text).some((hit) => hit.category === 'certificate'));
+    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS && !ownCertificate && !failsForUnchangedCaller(context, link)) return [{ link, change, weight: closeness, because: 'caller-change' }];
     return [];
   });
   const best = explanations.sort((a, b) => b.weight - a.weight)[0];

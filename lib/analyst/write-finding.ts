@@ -94,7 +94,7 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
   const circumstances = circumstancesTraced(board, cause);
   const summary = [
     determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
-    cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved.`,
+    cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved${symptomAt(cause, cause.overloads)}.`,
     cause.starves && `${root}'s use of the account quota it shares with ${cause.starves} rose just before ${cause.starves} was throttled: ${root} took the shared capacity, and ${cause.starves} is starved though its own demand did not surge.`,
     // A mechanism read from the change alone would only repeat the change sentence below.
     !mechanism?.restatesChange && mechanism?.words,

@@ -53,19 +53,37 @@ export function capMetricSeriesIn(data: unknown, capTokens: number): unknown {
   if (!Array.isArray(series) || series.length < 2 || !series.every(isSeriesLike)) return undefined;
   const times = series.flatMap((item) => (item.points.length === 0 ? [] : [Date.parse(item.points[0]![0]), Date.parse(item.points.at(-1)![0])]));
   const window = { start: Math.min(...times), end: Math.max(...times) };
-  const byMovement = series.map((item, index) => ({ index, movement: movement(item, window) })).sort((a, b) => a.movement - b.movement || b.index - a.index);
+  const byTelling = series
+    .map((item, index) => ({ index, moved: movement(item, window), failing: failureMeasure.test(String(item.name ?? '')) }))
+    .sort((a, b) => tellingness(a) - tellingness(b) || b.index - a.index);
 
-  const dropped = new Set<number>();
-  const assemble = () => ({
-    ...record,
-    series: series.filter((_, index) => !dropped.has(index)),
-    seriesOmitted: dropped.size,
-    omittedSeries: series.filter((_, index) => dropped.has(index)).map((item) => `${String(item.service ?? '')} ${String(item.name ?? '')}`.trim()),
-  });
-  for (const { index } of byMovement.slice(0, -1)) {
-    dropped.add(index);
-    const candidate = assemble();
-    if (estimateTokens(JSON.stringify(candidate)) <= capTokens) return candidate;
+  // The `count` least telling series dropped. Each one dropped leaves the result smaller (its name is shorter than its
+  // points), so the fewest drops that fit are found by halving, with a handful of measurements.
+  const assemble = (count: number) => {
+    const dropped = new Set(byTelling.slice(0, count).map(({ index }) => index));
+    return {
+      ...record,
+      series: series.filter((_, index) => !dropped.has(index)),
+      seriesOmitted: dropped.size,
+      omittedSeries: series.filter((_, index) => dropped.has(index)).map((item) => `${String(item.service ?? '')} ${String(item.name ?? '')}`.trim()),
+    };
+  };
+  const fits = (count: number) => estimateTokens(JSON.stringify(assemble(count))) <= capTokens;
+  let [low, high] = [1, series.length - 1];
+  if (!fits(high)) return undefined;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (fits(middle)) high = middle;
+    else low = middle + 1;
   }
-  return undefined;
+  return assemble(low);
 }
+
+/** A measure of failure (errors, drops, throttles, port allocation errors): once it moved, it says more than a throughput that moved. */
+const failureMeasure = /error|fail|fault|drop|throttl|reject|denied|dead|dlq|5xx|timeout|kill/i;
+
+const tellingness = ({ moved, failing }: { moved: number; failing: boolean }): number => moved + (failing && moved >= MOVED_SHARE ? FAILURE_WEIGHT : 0);
+/** A failure measure moved when this share of its points left the baseline's range: not a stray event. */
+const MOVED_SHARE = 0.1;
+/** Enough to rank any failure measure that moved above a throughput measure that moved as much, not above one that starts or stops in the window. */
+const FAILURE_WEIGHT = 0.5;

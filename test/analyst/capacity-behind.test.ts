@@ -58,6 +58,8 @@ describe('a service refused for want of a capacity it shares shows the symptom; 
       }),
     );
     expect(diagnosis.root).toBe('reconciler');
+    // What the starved resource shows is said where its load is: the ports it ran out of.
+    expect(diagnosis.draft.rootCause.summary).toMatch(/other clients of egress-nat are starved: ErrorPortAllocation went up/);
   });
 
   it('a throttled function whose own demand surged is not pushed back by what it uses', () => {

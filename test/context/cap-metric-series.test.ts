@@ -49,6 +49,19 @@ describe('capMetricSeriesIn', () => {
     expect(tighter.omittedSeries).toEqual(['worker Invocations', 'bus FailedInvocations']);
   });
 
+  it('keeps a failure count that rose over a throughput that rose earlier, and a stray failure ranks as nothing moved', () => {
+    const connections = seriesOf('nat', 'ActiveConnectionCount', [...noisy(1700, 40), ...noisy(57000, 50)]);
+    const portErrors = seriesOf('nat', 'ErrorPortAllocation', [...Array(55).fill(0), ...noisy(65000, 35)]);
+    const data = { available: true, series: [connections, portErrors, steady] };
+    const cap = estimateTokens(JSON.stringify({ ...data, series: [portErrors], omittedSeries: ['worker Invocations', 'nat ActiveConnectionCount'] })) + 10;
+    const capped = capMetricSeriesIn(data, cap) as { series: { name: string }[]; omittedSeries: string[] };
+    expect(capped.series.map((item) => item.name)).toEqual(['ErrorPortAllocation']);
+
+    const lateRise = seriesOf('worker', 'Invocations', [...noisy(150, 85), ...noisy(400, 5)]);
+    const withBlip = capMetricSeriesIn({ available: true, series: [blip, lateRise] }, estimateTokens(JSON.stringify({ available: true, series: [lateRise] })) + 20) as typeof capped;
+    expect(withBlip.omittedSeries).toEqual(['worker Errors']);
+  });
+
   it('is what capToolResult uses for metric results, within the cap', () => {
     const data = { available: true, series: [steady, flatZero, risen, lateStarting] };
     const cap = estimateTokens(JSON.stringify(data)) - 100;
