@@ -71,7 +71,8 @@ export const categoryOfChange = (kind: string): RootCauseCategory | undefined =>
 export const actionPatterns: readonly [RemediationAction, RegExp][] = [
   ['rollback', /roll ?back|redeploy the previous|revert (the )?(deploy|release|version)|previous (version|release|task definition)/i],
   ['revert-config', /revert|restore (the )?(previous )?(config|setting|policy|rule|record|parameter)|undo/i],
-  ['renew-certificate', /renew|re-?issue|replace (the )?cert/i],
+  // "Renewal" alone is a subscription's or a run's as often as a certificate's.
+  ['renew-certificate', /\brenew(?!al)|cert(ificate)? renewal|re-?issue|replace (the )?cert/i],
   ['rotate-credentials', /rotate/i],
   ['restart', /restart|recycle|bounce|redeploy (the )?(task|service)|force.?new.?deployment|reboot/i],
   ['scale', /scale|increase (the )?(capacity|limit|concurrency|size|pool|provisioned|storage)|add (capacity|instances|replicas)|raise/i],

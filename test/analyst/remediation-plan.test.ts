@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { remediationTraced, withRunbookStep } from '../../lib/analyst/remediation-plan.ts';
+import { remediationTraced, runbookActions, withRunbookStep } from '../../lib/analyst/remediation-plan.ts';
 
 const actions = (steps: { action: string; target: string }[]) => steps.map((step) => `${step.action} ${step.target}`);
 
@@ -48,6 +48,12 @@ describe('remediation plan', () => {
     const plan = remediationTraced({ category: 'deploy', root: 'api', alreadyRestarting: false }).steps;
     const runbook = { ref: 'R1', id: 'rb', title: 'API rollback', steps: ['Roll back to the previous task definition', 'Restart the service'] };
     expect(actions(withRunbookStep(plan, runbook, 'api'))).toEqual(['rollback api']);
+  });
+
+  it('reads a certificate renewal in a runbook, not a subscription renewal run', () => {
+    expect(runbookActions(['Check the weekly renewal run progress lines.', 'Check the renewal-charger queue'])).toEqual([]);
+    expect(runbookActions(['Request a certificate renewal in ACM'])).toEqual(['renew-certificate']);
+    expect(runbookActions(['Renew the origin certificate and re-import it'])).toEqual(['renew-certificate']);
   });
 
   it('capacity cut by a change is given back, and the setting that cut it reverted', () => {
