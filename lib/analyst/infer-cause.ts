@@ -13,7 +13,7 @@ import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { staleDataWords, staleDataWriter } from './stale-data.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
 import { latentSettingAt } from './latent-setting.ts';
-import { retryingCaller, retryWords } from './retry-amplification.ts';
+import { retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords } from './retry-amplification.ts';
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
@@ -274,6 +274,12 @@ const incidentFrom = (
     rootAt(retrying.caller);
     suspectChange = retrying.change;
   }
+  // A service whose own lines show refused calls tried again at once keeps itself over the limit with its own retries.
+  const unbacked = suspectChange || retrying ? undefined : unbackedRetriesAt(board, root, datedOnset(root));
+  if (unbacked) {
+    applied.push('retries-amplify');
+    suspectChange = unbacked.change;
+  }
   // An origin whose demand surged while the cache in front of it hit less carries that cache's misses.
   const missingCache = suspectChange ? undefined : missingCacheOf(board, root, signals, datedOnset(root));
   if (missingCache) {
@@ -378,6 +384,8 @@ const incidentFrom = (
         ? { label: 'cache misses', category: category.category, words: missingCacheWords(missingCache), principle: 'cache-misses-are-load' }
         : retrying && root === retrying.caller
       ? { label: 'retries', category: category.category, words: retryWords(retrying), principle: 'retries-amplify' }
+      : unbacked && root === unbacked.caller
+      ? { label: 'retries', category: category.category, words: unbackedRetryWords(unbacked), principle: 'retries-amplify' }
       : flood && root === flood.origin
       ? { label: 'flood', category: category.category, words: floodWords(flood, flooded), principle: 'flood-from-upstream' }
       : runLoad && root === runLoad.client

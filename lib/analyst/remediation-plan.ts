@@ -124,6 +124,14 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
       step('revert-config', root, `Revert or correct the ${capacityCut.kind} setting that cut it ("${quoteMessage(capacityCut.summary)}").`),
     ]);
   }
+  // A client whose retries keep a dependency over its limit has its retrying undone (the release that brought it rolled
+  // back), and is slowed down until the dependency stops refusing it.
+  if (mechanism === 'retries') {
+    const slowDown = step('limit-traffic', root, `Slow ${root} down (fewer workers or calls at once) so the dependency it retries stops refusing it.`);
+    return plan('remedy-limit-overloading-client', change?.kind === 'deploy'
+      ? [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}, whose retries backed off.`), slowDown]
+      : [slowDown, step('apply-fix', root, `Make ${root} back off between retries (exponential delay with jitter, honouring Retry-After).`)]);
+  }
   switch (category) {
     case 'deploy':
       // A release whose work swamps a shared resource is rolled back, and its work changed before it is released again.

@@ -1,4 +1,5 @@
 import { median } from '../analysis/robust-statistics.ts';
+import { quoteMessage } from '../text/quote.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { meaningOf } from './metric-semantics.ts';
@@ -56,3 +57,45 @@ export const retryingCaller = (board: EvidenceBoard, callee: string, troubleAt: 
 
 export const retryWords = (retrying: RetryingCaller): string =>
   `${retrying.caller} retries its calls to ${retrying.callee}: ${retrying.callee} gets ${(retrying.now / retrying.usual).toFixed(0)} times as many requests for each request ${retrying.caller} serves as usual (${retrying.usual.toFixed(1)} before the trouble, ${retrying.now.toFixed(1)} since), so every slow call is repeated and the retries amplify the load that keeps it down.`;
+
+/** A retry that did not wait: several attempts inside a moment, no delay before the next, or a wait shorter than the server asked for. */
+const attemptsInMs = /(\d+) attempts? in (\d+(?:\.\d+)?) ?ms/i;
+const noWait = /retrying immediately|retried immediately|without (any )?(back-?off|delay)|no back-?off|back-?off[=: ]+0 ?(ms)?\b|next.?attempt.?in[=: ]+0 ?ms/i;
+/** A refusal that asks the client to slow down. */
+const slowDown = /\b429\b|\b503\b|throttl|rate.?limit|too many requests|slow ?down/i;
+/** Attempts this close together are no backoff. */
+const NO_BACKOFF_MS = 100;
+/** Lines that show it, so a stray one is not read as the client's way of retrying. */
+const FEWEST_LINES = 3;
+
+const retriedAtOnce = (message: string): boolean => {
+  const burst = attemptsInMs.exec(message);
+  if (burst && Number(burst[1]) >= 3 && Number(burst[2]) / (Number(burst[1]) - 1) < NO_BACKOFF_MS) return true;
+  return noWait.test(message);
+};
+
+export interface UnbackedRetries {
+  caller: string;
+  callee?: string;
+  example: string;
+  change?: Change;
+}
+
+/**
+ * Retries that do not back off: a service whose own lines show the calls a dependency refused
+ * (429, rate limited) tried again at once, several attempts inside a moment, multiplies its own
+ * load on that dependency and keeps itself over the limit. Its retry behaviour comes from its latest
+ * release or configuration change, within a week.
+ */
+export const unbackedRetriesAt = (board: EvidenceBoard, service: string, troubleAt: number): UnbackedRetries | undefined => {
+  const lines = board.logs.filter((line) => line.service === service && line.at >= troubleAt - 5 * 60_000 && slowDown.test(line.message) && retriedAtOnce(line.message));
+  if (lines.length < FEWEST_LINES) return undefined;
+  const dependencies = board.services?.find((node) => node.name === service)?.dependsOn ?? [];
+  const named = (name: string) => lines.some((line) => line.message.toLowerCase().includes(name.toLowerCase()));
+  const callee = dependencies.find(named) ?? dependencies.find((name) => board.services?.find((node) => node.name === name)?.kind === 'external');
+  const change = latestBreakingChangeBefore(board.changes, troubleAt, RETRY_CHANGE_REACH_MS, (candidate) => candidate.service === service);
+  return { caller: service, ...(callee ? { callee } : {}), example: lines[0]!.message, ...(change ? { change } : {}) };
+};
+
+export const unbackedRetryWords = (retries: UnbackedRetries): string =>
+  `${retries.caller} retries the calls ${retries.callee ?? 'its dependency'} refuses at once, without backoff ("${quoteMessage(retries.example, 160)}"): each refusal is tried again at once, so its own retries multiply its load on ${retries.callee ?? 'the dependency'} and keep it over the limit.`;
