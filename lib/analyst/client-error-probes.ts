@@ -12,9 +12,9 @@ import { iso, neighboursOf, type Signal } from './signals.ts';
 /** A signal about requests refused as the client's fault. */
 const clientErrorSignal = /4xx|client.?error|blocked|\b4\d\d\b|not.?found/i;
 /** A request line: a method and a path. */
-const requestLine = /\b(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+\S/;
+export const requestLine = /\b(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+\S/;
 /** The response status of a request line, or the action of a firewall that refused it. */
-const statusOf = (message: string): number | undefined => {
+export const statusOf = (message: string): number | undefined => {
   const status = /(?:status["=: ]+|HTTP\/\d(?:\.\d)?"?\s+|\s)([1-5]\d\d)(?=[\s,"}]|$)/.exec(message)?.[1];
   if (status) return Number(status);
   return /\baction[=: ]+"?BLOCK/i.test(message) ? 403 : undefined;

@@ -2,6 +2,7 @@ import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import { announcedWindowAround, announcedWindowOf } from './announced-window.ts';
 import { probingOf } from './client-error-probes.ts';
+import { oneCallerRefused } from './one-caller-refused.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
@@ -32,6 +33,8 @@ import { iso, isFault, namesService, neighboursOf, severityOfLine, windowOf, typ
  * - draining backlog: the backlog fell steadily since its peak, is still at its lowest, and empties soon;
  * - automated probing (client-error-probes.ts): most refused requests are scanners' or crawlers', while
  *   other requests keep being served; never a 5xx;
+ * - one caller refused (one-caller-refused.ts): nearly all refused requests come from one caller, while
+ *   other callers keep being served and nothing that decides who gets in changed before; never a 5xx;
  * - brief spike recovered: for a page, a report or an unlisted alarm only, a spike at its service from
  *   about its onset that came back, with nothing substantial failing now;
  * - standing condition: in ALARM since a day before the evidence begins, nothing substantial new.
@@ -375,7 +378,7 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
       if (draining) return draining;
     }
   }
-  return probingOf(board, signal);
+  return probingOf(board, signal) ?? oneCallerRefused(board, signal);
 };
 
 /** Why an alert is benign, when the evidence at its service says so; `benign` are the signals already set aside. */

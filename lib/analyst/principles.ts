@@ -14,6 +14,7 @@ export const principles = {
   'rose-with-benign-load': 'what rose at the same moment as a load already explained as benign (a recurring job, a backlog being worked off), where the load comes from or lands, without failing anything, is that load',
   'draining-backlog': 'a backlog falling steadily since its peak is being worked off, not stuck',
   'automated-probing': 'client errors answered to scanners and crawlers are not users being refused',
+  'one-caller-refused': 'client errors one caller alone gets, while the others are served and nothing that decides who gets in changed, are that caller’s problem',
   'brief-spike-recovered': 'an alert whose measure spiked and came back, with nothing failing now, has recovered',
   'standing-condition': 'an alarm in ALARM since long before the evidence, with nothing new, is a standing condition',
   'unexplained-alert-is-incident': 'an alert nothing benign explains is an incident, its cause undetermined and escalated when nothing names one',
