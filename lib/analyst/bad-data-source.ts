@@ -32,7 +32,7 @@ export const upstreamWriters = (board: EvidenceBoard, reader: string): string[] 
 
 const identifiersIn = (text: string): Set<string> => new Set(text.match(identifier) ?? []);
 
-export const producerOfBadData = (board: EvidenceBoard, consumer: string, current: readonly Signal[]): { service: string; wroteAt: number } | undefined => {
+export const producerOfBadData = (board: EvidenceBoard, consumer: string, current: readonly Signal[]): { service: string; wroteAt: number; readAt: number } | undefined => {
   const failures = current.filter((signal) => signal.service === consumer && signal.kind === 'errors' && unreadable.test(signal.text));
   if (failures.length === 0) return undefined;
   const firstFailure = Math.min(...failures.map((signal) => signal.at));
@@ -47,5 +47,5 @@ export const producerOfBadData = (board: EvidenceBoard, consumer: string, curren
   // Whoever wrote the item first put it there; those after it passed it on.
   const first = Math.min(...wrote.map(firstWrite));
   const originals = wrote.filter((writer) => firstWrite(writer) === first);
-  return originals.length === 1 ? { service: originals[0]!, wroteAt: first } : undefined;
+  return originals.length === 1 ? { service: originals[0]!, wroteAt: first, readAt: firstFailure } : undefined;
 };

@@ -342,7 +342,8 @@ const incidentFrom = (
     chain.push(writer.service);
     root = writer.service;
     overload = false;
-    suspectChange = suspectChangeFor(board.changes, new Set([writer.service]), writer.wroteAt);
+    // The item may have been written in its old shape long before; the record that failed was written again after the writer's release.
+    suspectChange = suspectChangeFor(board.changes, new Set([writer.service]), writer.wroteAt) ?? suspectChangeFor(board.changes, new Set([writer.service]), writer.readAt);
   }
 
   // Sparse evidence: a root whose only word is a few error lines of its own (too few to mine) speaks through them.

@@ -31,6 +31,28 @@ describe('bad data is the fault of whoever wrote it', () => {
     expect(diagnosis.category).toBe('data');
   });
 
+  it('a writer that logged the item long before its release is still blamed through that release, which came before the record that failed', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "tickets-oldest-age" is in ALARM',
+        services: [
+          { name: 'gateway', kind: 'ecs', dependsOn: ['tickets'] },
+          { name: 'tickets', kind: 'sqs' },
+          { name: 'settler', kind: 'ecs', dependsOn: ['tickets'] },
+        ],
+        alarms: [{ name: 'tickets-oldest-age', service: 'tickets', state: 'ALARM', since: at(START, 100) }],
+        changes: [{ service: 'gateway', timestamp: at(START, 70), kind: 'deploy', summary: 'gateway 5.2.0: ticket payload v3' }],
+        logs: sorted([
+          ...lines('gateway', 0, 10, 12, 'INFO', (index) => `ticket T-${1000 + index} sent for site MRW-02`),
+          ...lines('settler', 0, 5, 18, 'INFO', (index) => `ticket ${index} settled`),
+          ...lines('settler', 90, 3, 10, 'ERROR', () => 'failed to deserialize ticket for site MRW-02: MismatchedInputException: Cannot deserialize gradeAdjustments'),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('gateway');
+    expect(diagnosis.suspectChange?.summary).toMatch(/5\.2\.0/);
+  });
+
   it('a producer that fails on its own input is not handed to a consumer that logs the same item later', () => {
     const diagnosis = diagnose(
       boardFrom({
