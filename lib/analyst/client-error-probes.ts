@@ -12,9 +12,9 @@ import { iso, neighboursOf, type Signal } from './signals.ts';
 /** A signal about requests refused as the client's fault. */
 const clientErrorSignal = /4xx|client.?error|blocked|\b4\d\d\b|not.?found/i;
 /** A request line: a method and a path. */
-export const requestLine = /\b(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+\S/;
+const requestLine = /\b(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+\S/;
 /** The response status of a request line, or the action of a firewall that refused it. */
-export const statusOf = (message: string): number | undefined => {
+const statusOf = (message: string): number | undefined => {
   const status = /(?:status["=: ]+|HTTP\/\d(?:\.\d)?"?\s+|\s)([1-5]\d\d)(?=[\s,"}]|$)/.exec(message)?.[1];
   if (status) return Number(status);
   return /\baction[=: ]+"?BLOCK/i.test(message) ? 403 : undefined;
@@ -35,14 +35,19 @@ const PERIOD_SLACK_MS = 5 * 60_000;
 const isProbe = (line: LogRecord): boolean => automatedClient.test(line.message) || probedPath.test(line.message);
 
 
-/** Why a rise in client errors is automated probing rather than users being refused, if the request lines say so. */
-export const probingOf = (board: EvidenceBoard, signal: Signal): { principle: Principle; service: string; ref: string; why: string } | undefined => {
-  if (!clientErrorSignal.test(signal.text) || /5xx|\b5\d\d\b/i.test(signal.text)) return undefined;
+/** The request lines at or next to a signal's service from its first period on, each with the status it was answered. */
+export const answeredRequestsNear = (board: EvidenceBoard, signal: Signal): { line: LogRecord; status: number }[] => {
   const near = neighboursOf(board, signal.service);
-  const requests = board.logs
+  return board.logs
     .filter((line) => near.has(line.service) && line.at >= signal.at - PERIOD_SLACK_MS && requestLine.test(line.message))
     .map((line) => ({ line, status: statusOf(line.message) }))
     .filter((item): item is { line: LogRecord; status: number } => item.status !== undefined);
+};
+
+/** Why a rise in client errors is automated probing rather than users being refused, if the request lines say so. */
+export const probingOf = (board: EvidenceBoard, signal: Signal): { principle: Principle; service: string; ref: string; why: string } | undefined => {
+  if (!clientErrorSignal.test(signal.text) || /5xx|\b5\d\d\b/i.test(signal.text)) return undefined;
+  const requests = answeredRequestsNear(board, signal);
   const refused = requests.filter(({ status }) => status >= 400 && status < 500);
   const probes = refused.filter(({ line }) => isProbe(line));
   const servedOthers = requests.some(({ line, status }) => status < 400 && !isProbe(line));

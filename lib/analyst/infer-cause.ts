@@ -405,10 +405,10 @@ const incidentFrom = (
   // Trouble reaches a service through its calls, or through a resource it shares with the root that is in trouble too.
   const inTrouble = new Set([...chain, ...anomalies.map((anomaly) => anomaly.service)]);
   const mapped = new Set(services.map((service) => service.name));
+  const roots = calleesOf(services, root);
   const linkedToRoot = (service: string): boolean => {
     if (!mapped.has(service) || !mapped.has(root) || chain.includes(service)) return true;
     const theirs = calleesOf(services, service);
-    const roots = calleesOf(services, root);
     return theirs.has(root) || roots.has(service) || [...theirs].some((callee) => roots.has(callee) && inTrouble.has(callee));
   };
   return {

@@ -1,8 +1,8 @@
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
-import { requestLine, statusOf } from './client-error-probes.ts';
-import { iso, neighboursOf, type Signal } from './signals.ts';
+import { answeredRequestsNear } from './client-error-probes.ts';
+import { iso, type Signal } from './signals.ts';
 
 /**
  * Refusals (401, 403) that one caller alone gets, while every other caller is served, are that caller's
@@ -23,18 +23,13 @@ const ONE_CALLER_SHARE = 0.9;
 const MIN_OTHERS_SERVED = 2;
 /** A change to access this long before the refusals began could be why. */
 const ACCESS_CHANGE_REACH_MS = 24 * 60 * 60_000;
-const PERIOD_SLACK_MS = 5 * 60_000;
 
 export const oneCallerRefused = (board: EvidenceBoard, signal: Signal): { principle: Principle; service: string; ref: string; why: string } | undefined => {
   if (!clientErrorSignal.test(signal.text) || /5xx|\b5\d\d\b/i.test(signal.text)) return undefined;
-  const near = neighboursOf(board, signal.service);
-  const requests = board.logs
-    .filter((line) => near.has(line.service) && line.at >= signal.at - PERIOD_SLACK_MS && requestLine.test(line.message))
-    .flatMap((line) => {
-      const status = statusOf(line.message);
-      const caller = callerOf(line.message);
-      return status !== undefined && caller !== undefined ? [{ line, status, caller }] : [];
-    });
+  const requests = answeredRequestsNear(board, signal).flatMap((request) => {
+    const caller = callerOf(request.line.message);
+    return caller === undefined ? [] : [{ ...request, caller }];
+  });
   // Turned away for who they are; a 429 is a limit the others may be hitting too.
   const refused = requests.filter(({ status }) => status === 401 || status === 403);
   if (refused.length < MIN_REFUSED) return undefined;

@@ -58,7 +58,7 @@ export const retryingCaller = (board: EvidenceBoard, callee: string, troubleAt: 
 export const retryWords = (retrying: RetryingCaller): string =>
   `${retrying.caller} retries its calls to ${retrying.callee}: ${retrying.callee} gets ${(retrying.now / retrying.usual).toFixed(0)} times as many requests for each request ${retrying.caller} serves as usual (${retrying.usual.toFixed(1)} before the trouble, ${retrying.now.toFixed(1)} since), so every slow call is repeated and the retries amplify the load that keeps it down.`;
 
-/** A retry that did not wait: several attempts inside a moment, no delay before the next, or a wait shorter than the server asked for. */
+/** A retry that did not wait: several attempts inside a moment, or no delay before the next. */
 const attemptsInMs = /(\d+) attempts? in (\d+(?:\.\d+)?) ?ms/i;
 const noWait = /retrying immediately|retried immediately|without (any )?(back-?off|delay)|no back-?off|back-?off[=: ]+0 ?(ms)?\b|next.?attempt.?in[=: ]+0 ?ms/i;
 /** A refusal that asks the client to slow down. */
@@ -67,6 +67,8 @@ const slowDown = /\b429\b|\b503\b|throttl|rate.?limit|too many requests|slow ?do
 const NO_BACKOFF_MS = 100;
 /** Lines that show it, so a stray one is not read as the client's way of retrying. */
 const FEWEST_LINES = 3;
+/** Lines this long before the trouble's dated onset belong to it (a metric dates it by its period). */
+const ONSET_SLACK_MS = 5 * 60_000;
 
 const retriedAtOnce = (message: string): boolean => {
   const burst = attemptsInMs.exec(message);
@@ -88,7 +90,7 @@ export interface UnbackedRetries {
  * release or configuration change, within a week.
  */
 export const unbackedRetriesAt = (board: EvidenceBoard, service: string, troubleAt: number): UnbackedRetries | undefined => {
-  const lines = board.logs.filter((line) => line.service === service && line.at >= troubleAt - 5 * 60_000 && slowDown.test(line.message) && retriedAtOnce(line.message));
+  const lines = board.logs.filter((line) => line.service === service && line.at >= troubleAt - ONSET_SLACK_MS && slowDown.test(line.message) && retriedAtOnce(line.message));
   if (lines.length < FEWEST_LINES) return undefined;
   const dependencies = board.services?.find((node) => node.name === service)?.dependsOn ?? [];
   const named = (name: string) => lines.some((line) => line.message.toLowerCase().includes(name.toLowerCase()));

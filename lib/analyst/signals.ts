@@ -361,16 +361,17 @@ const stoppedWork = (board: EvidenceBoard): Signal[] => {
     const steady = before.length >= 6 && before.filter((point) => point.v > 0).length >= 0.8 * before.length && before[0]!.t - evidenceStart <= 0.2 * (evidenceEnd - evidenceStart);
     if (!steady) return [];
     const usual = medianOf(before.map((point) => point.v));
+    /** Another series' values before and since this one stopped. */
+    const around = (other: EvidenceBoard['series'][number]) => {
+      const otherPoints = pointsOf(other);
+      return { earlier: otherPoints.filter((point) => point.t < stoppedAt).map((point) => point.v), later: otherPoints.filter((point) => point.t >= stoppedAt).map((point) => point.v) };
+    };
     // Work that moved to another series of the same measure at the same service (the new writer after a failover, another
     // node after a rebalance) did not stop: that series took up about as much as this one did.
-    const levelsAround = (other: EvidenceBoard['series'][number]) => {
-      const otherPoints = pointsOf(other);
-      return { earlier: medianOf(otherPoints.filter((point) => point.t < stoppedAt).map((point) => point.v)), later: medianOf(otherPoints.filter((point) => point.t >= stoppedAt).map((point) => point.v)) };
-    };
     const tookOver = demand.some((other) => {
       if (other === series || other.service !== series.service || other.name !== series.name || stops.get(other) !== undefined) return false;
-      const { earlier, later } = levelsAround(other);
-      return later - earlier >= 0.5 * usual;
+      const { earlier, later } = around(other);
+      return medianOf(later) - medianOf(earlier) >= 0.5 * usual;
     });
     if (tookOver) return [];
     // A neighbour that publishes no throughput of its own (an event bus, a topic read through its rules) is seen through its
@@ -378,9 +379,7 @@ const stoppedWork = (board: EvidenceBoard): Signal[] => {
     const near = new Set([...neighboursOf(board, series.service)].flatMap((name) => (name === series.service || measured.has(name) ? [name] : [...neighboursOf(board, name)])));
     const goingOn = demand.find((other) => {
       if (other === series || stops.get(other) !== undefined || !near.has(other.service)) return false;
-      const otherPoints = pointsOf(other);
-      const earlier = otherPoints.filter((point) => point.t < stoppedAt).map((point) => point.v);
-      const later = otherPoints.filter((point) => point.t >= stoppedAt).map((point) => point.v);
+      const { earlier, later } = around(other);
       return later.length >= 2 && earlier.length > 0 && medianOf(later) >= 0.5 * medianOf(earlier);
     });
     return [{
