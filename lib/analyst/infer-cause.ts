@@ -15,9 +15,9 @@ import { changeBeforeFirstFailure } from './first-failure.ts';
 import { latentSettingAt } from './latent-setting.ts';
 import { retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords } from './retry-amplification.ts';
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
-import { runLoadWords, type RunLoad } from './client-runs.ts';
+import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
-import { capacityBehind, clientToBlame, lockHolderWords, isStarved, replicaSource, tenantsOf } from './load-source.ts';
+import { capacityBehind, clientToBlame, isSharedCapacity, isStarved, lockHolderWords, namesOwnFault, replicaSource, tenantsOf } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
@@ -209,12 +209,14 @@ const incidentFrom = (
   const datedOnset = (service: string) => (Number.isFinite(onsetOf(service)) ? onsetOf(service) : troubleStarts);
   // Data its reader finds old was not refreshed upstream: a change at the reader does not explain it.
   const stale = staleDataWriter(board, root, current);
-  let explained = stale ? undefined : explain(datedOnset(root));
+  // A shared resource whose load steps with one client's runs is loaded by them: no change elsewhere, tied by timing, competes with that.
+  const loadedByRuns = isSharedCapacity(board, root) && !namesOwnFault(board, signals.filter((signal) => signal.service === root), root) && loadFollowsRuns(board, root, callersOf(board, root)) !== undefined;
+  let explained = stale || loadedByRuns ? undefined : explain(datedOnset(root));
   // A resource that only passes work along, that no change explains, shows the fault of the code
   // that handles its work. The trouble the carrier shows dates that fault: the handler's earlier,
   // unrelated errors (a few bad files) do not move the search for a change back.
   const carrier = root;
-  const handler = explained || stale ? undefined : handlerBehind(board, carrier, current, chain);
+  const handler = explained || stale || loadedByRuns ? undefined : handlerBehind(board, carrier, current, chain);
   if (handler) {
     applied.push(handler.principle);
     chain.push(...follow(handler.service, chain));
@@ -238,13 +240,13 @@ const incidentFrom = (
     suspectChange = stale.change;
   }
   // A resource whose failures began after one change ended a long clean run failed because of it, however long ago.
-  const endedCleanRun = suspectChange ? undefined : changeBeforeFirstFailure(board, root);
+  const endedCleanRun = suspectChange || loadedByRuns ? undefined : changeBeforeFirstFailure(board, root);
   if (endedCleanRun) {
     suspectChange = endedCleanRun;
     applied.push('change-ended-clean-run');
   }
   // A setting changed at the root days ago whose only effect is the failure the root shows waited for its condition.
-  const latent = suspectChange ? undefined : latentSettingAt(board, root, current, datedOnset(root));
+  const latent = suspectChange || loadedByRuns ? undefined : latentSettingAt(board, root, current, datedOnset(root));
   if (latent) {
     suspectChange = latent;
     applied.push('latent-setting');
@@ -255,7 +257,7 @@ const incidentFrom = (
   // A lagging replica replays what its source is sent: the load to look for is on the source.
   const lagOnset = onsetOf(root);
   const lagSource = labelsAt(signals.filter((signal) => signal.service === root)).includes('replication lag') ? replicaSource(board, root, signals, lagOnset) : undefined;
-  if (!suspectChange && lagSource) {
+  if (!suspectChange && !loadedByRuns && lagSource) {
     applied.push('replica-replays-source');
     chain.push(lagSource);
     root = lagSource;
@@ -268,20 +270,20 @@ const incidentFrom = (
     root = caller;
   };
   // A callee asked many times more often per request its caller serves than usual is hammered by that caller's retries.
-  const retrying = suspectChange ? undefined : retryingCaller(board, root, datedOnset(root));
+  const retrying = suspectChange || loadedByRuns ? undefined : retryingCaller(board, root, datedOnset(root));
   if (retrying) {
     applied.push('retries-amplify');
     rootAt(retrying.caller);
     suspectChange = retrying.change;
   }
   // A service whose own lines show refused calls tried again at once keeps itself over the limit with its own retries.
-  const unbacked = suspectChange || retrying ? undefined : unbackedRetriesAt(board, root, datedOnset(root));
+  const unbacked = suspectChange || retrying || loadedByRuns ? undefined : unbackedRetriesAt(board, root, datedOnset(root));
   if (unbacked) {
     applied.push('retries-amplify');
     suspectChange = unbacked.change;
   }
   // An origin whose demand surged while the cache in front of it hit less carries that cache's misses.
-  const missingCache = suspectChange ? undefined : missingCacheOf(board, root, signals, datedOnset(root));
+  const missingCache = suspectChange || loadedByRuns ? undefined : missingCacheOf(board, root, signals, datedOnset(root));
   if (missingCache) {
     applied.push('cache-misses-are-load');
     rootAt(missingCache.cache);
@@ -402,14 +404,14 @@ const incidentFrom = (
     .filter((anomaly) => anomaly.service !== root && anomaly.service !== heldStale?.dependency)
     .sort((a, b) => a.onset - b.onset)
     .map(({ service, onset }) => ({ service, onset }));
-  // Trouble reaches a service through its calls, or through a resource it shares with the root that is in trouble too.
+  // Trouble reaches a service through its calls (to the root or to a link between it and the root), or through a resource it shares with the root that is in trouble too.
   const inTrouble = new Set([...chain, ...anomalies.map((anomaly) => anomaly.service)]);
   const mapped = new Set(services.map((service) => service.name));
   const roots = calleesOf(services, root);
   const linkedToRoot = (service: string): boolean => {
     if (!mapped.has(service) || !mapped.has(root) || chain.includes(service)) return true;
     const theirs = calleesOf(services, service);
-    return theirs.has(root) || roots.has(service) || [...theirs].some((callee) => roots.has(callee) && inTrouble.has(callee));
+    return theirs.has(root) || roots.has(service) || [...theirs].some((callee) => chain.includes(callee) || (roots.has(callee) && inTrouble.has(callee)));
   };
   return {
     verdict: 'incident',

@@ -8,6 +8,7 @@ import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { labelsAt } from './mechanism.ts';
 import { meaningOf } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
+import { accountQuotaNamedBy, drawsOnAccountQuota, quotaTenantsOf } from './account-quota.ts';
 import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
 
@@ -50,9 +51,14 @@ export const namesOwnFault = (board: EvidenceBoard, own: readonly Signal[], serv
 /** Labels that say a caller was refused for want of capacity behind it, not for a fault of its own. */
 const capacityRefusals = new Set(['throttling', 'connections']);
 
-/** A service refused for want of capacity (throttled, connections refused) while its own demand did not surge. */
-export const isStarved = (own: readonly Signal[]): boolean =>
-  labelsAt(own).some((label) => capacityRefusals.has(label)) && !own.some((signal) => signal.kind === 'demand' && signal.substantial);
+/** A service refused for want of capacity: throttled, connections refused. */
+export const isRefusedCapacity = (own: readonly Signal[]): boolean => labelsAt(own).some((label) => capacityRefusals.has(label));
+
+/** A service refused for want of capacity while its own demand did not surge. */
+export const isStarved = (own: readonly Signal[]): boolean => isRefusedCapacity(own) && !own.some((signal) => signal.kind === 'demand' && signal.substantial);
+
+/** The capacities a service shares with other clients: its dependencies of a shared kind. */
+export const sharedCapacityOf = (board: EvidenceBoard, service: string): string[] => dependenciesOf(board, service).filter((callee) => isSharedCapacity(board, callee));
 
 /**
  * The shared capacity behind a service that is refused for want of it: a service throttled or
@@ -62,8 +68,10 @@ export const isStarved = (own: readonly Signal[]): boolean =>
  * the symptom. With several such resources, the one that shows trouble of its own.
  */
 export const capacityBehind = (board: EvidenceBoard, service: string, signals: readonly Signal[]): string | undefined => {
+  const shared = sharedCapacityOf(board, service);
   if (!isStarved(signals.filter((signal) => signal.service === service))) return undefined;
-  const shared = dependenciesOf(board, service).filter((callee) => isSharedCapacity(board, callee));
+  const quota = accountQuotaNamedBy(board, service, signals);
+  if (quota) return quota;
   if (shared.length === 1) return shared[0];
   const troubled = shared.filter((callee) => signals.some((signal) => signal.service === callee && signal.kind !== 'alarm'));
   return troubled.length === 1 ? troubled[0] : undefined;
@@ -229,6 +237,8 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
   const kind = kindOf(board, root) ?? '';
   // A fault of the resource's own (a failing volume, an impaired zone, a refused certificate) is not its clients' doing.
   if (namesOwnFault(board, rootSignals, root)) return { tenants: [], coTenants: false };
+  // An account-wide request quota (KMS, Parameter Store) is held by the clients of every resource of its service, not only this one's.
+  if (drawsOnAccountQuota(board, root)) return { tenants: quotaTenantsOf(board, root), coTenants: true };
   if (isSharedCapacity(board, root)) return { tenants: callersOf(board, root), coTenants: false };
   // A pool the map connects to nothing (an account's concurrency, a quota) is held by whoever reports the same measure of it.
   if (!loadKinds.has(kind) && kind !== '' && unconnected(board, root)) return { tenants: sharersOf(board, root), coTenants: false };

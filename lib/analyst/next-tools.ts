@@ -9,7 +9,7 @@ import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbo
 import { MAX_SINCE_MINUTES } from '../tools/contracts/shared-inputs.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import { upstreamWriters } from './bad-data-source.ts';
-import { isSharedCapacity } from './load-source.ts';
+import { isRefusedCapacity, isSharedCapacity, sharedCapacityOf } from './load-source.ts';
 import { couldBreak } from './explaining-change.ts';
 import { labelsAt } from './mechanism.ts';
 import { callersOf } from './service-map.ts';
@@ -130,6 +130,8 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
     .map((signal) => signal.service);
   // A saturated shared resource is loaded by its clients: whoever generates the load has to be read too.
   const loaders = diagnosis.root && isSharedCapacity(board, diagnosis.root) ? callersOf(board, diagnosis.root).slice(0, 4) : [];
+  // A root refused for want of a capacity it shares may be refused because another client of that capacity took it: they are read too.
+  const coClients = diagnosis.root && isRefusedCapacity(diagnosis.rootSignals) ? sharedCapacityOf(board, diagnosis.root).flatMap((resource) => callersOf(board, resource)).slice(0, 4) : [];
   // A root whose own demand surged is sent it by its callers (a client, a cache in front of it): they are read too.
   const surged = diagnosis.root !== undefined && diagnosis.signals.some((signal) => signal.service === diagnosis.root && signal.kind === 'demand' && signal.substantial);
   const senders = surged ? callersOf(board, diagnosis.root!).slice(0, 2) : [];
@@ -137,7 +139,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const writers = diagnosis.root && labelsAt(diagnosis.rootSignals).includes('bad data') ? upstreamWriters(board, diagnosis.root).slice(0, 4) : [];
   const suspects = [
     ...new Set(
-      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...senders, ...writers, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
+      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...coClients, ...senders, ...writers, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
         (service): service is string => !!service,
       ),
     ),

@@ -3,6 +3,7 @@ import { quoteMessage } from '../text/quote.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { meaningOf } from './metric-semantics.ts';
+import { drawsOnAccountQuota, quotaTenantsOf } from './account-quota.ts';
 import { callersOf } from './service-map.ts';
 
 /** Requests per caller request this many times their usual: the caller sends each request several times. */
@@ -36,8 +37,9 @@ const demandPoints = (board: EvidenceBoard, service: string): Map<number, number
 export const retryingCaller = (board: EvidenceBoard, callee: string, troubleAt: number): RetryingCaller | undefined => {
   const calleeDemand = demandPoints(board, callee);
   if (!calleeDemand || !Number.isFinite(troubleAt)) return undefined;
-  // Only a sole caller accounts for every request: with other clients, the extra requests may be another client's load.
-  const callers = callersOf(board, callee);
+  // Only a sole caller accounts for every request: with other clients, the extra requests may be another client's load;
+  // an account-wide quota's usage counts the clients of every resource of its service.
+  const callers = drawsOnAccountQuota(board, callee) ? quotaTenantsOf(board, callee) : callersOf(board, callee);
   const callerDemand = callers.length === 1 ? demandPoints(board, callers[0]!) : undefined;
   if (!callerDemand) return undefined;
   const caller = callers[0]!;

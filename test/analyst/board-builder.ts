@@ -3,7 +3,7 @@ import { emptyBoard, recordResult, type EvidenceBoard } from '../../lib/analyst/
 /** Synthetic evidence, read through the same tool contracts as real tool results. */
 export interface SyntheticEvidence {
   brief?: string;
-  services?: { name: string; kind?: string; arn?: string; tags?: Record<string, string>; dependsOn?: string[] }[];
+  services?: { name: string; kind?: string; arn?: string; awsService?: string; tags?: Record<string, string>; dependsOn?: string[] }[];
   alarms?: { name: string; service: string; state: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA'; since?: string; reason?: string }[];
   logs?: { service: string; timestamp: string; level: string; message: string }[];
   metrics?: { service: string; name: string; dimensions?: Record<string, string>; unit?: string; stat?: string; periodSeconds?: number; points: [string, number][] }[];

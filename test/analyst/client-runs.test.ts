@@ -49,6 +49,23 @@ describe('a client whose runs the load follows', () => {
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'ledger-export' });
   });
 
+  it('is the root even when the throttled client\'s own demand surged and it had just been deployed', () => {
+    // A morning rush doubles the API's calls and a release lands just before; the table still gives way only while a run is under way.
+    const busy = (options: Parameters<typeof evidence>[0] = {}): SyntheticEvidence => ({
+      ...evidence(options),
+      alarms: [{ name: 'statements-errors', service: 'statements-api', state: 'ALARM', since: at(START, 102) }],
+      brief: 'CloudWatch alarm "statements-errors" is in ALARM',
+      changes: [{ service: 'statements-api', timestamp: at(START, 36), kind: 'deploy', summary: 'statements-api v4.2.0 published' }],
+      metrics: [...evidence(options).metrics!, { service: 'statements-api', name: 'Invocations', stat: 'Sum', periodSeconds: 60, points: series(START, 120, (minute) => (minute < 30 ? 2000 : 2000 + (minute - 30) * 60)) }],
+    });
+    const diagnosis = diagnose(boardFrom(busy()));
+    expect(diagnosis.root).toBe('ledger-export');
+    expect(diagnosis.principles).toContain('load-follows-client-runs');
+    // Without the runs' own account of their start and end, nothing ties the load to the export: the surging, just-released API stays the suspect.
+    const withoutRuns = diagnose(boardFrom(busy({ exportLogs: lines('ledger-export', 50, 10, 2, 'INFO', (index) => `segment ${index + 1}/4: 400,000 items read`) })));
+    expect(withoutRuns.root).toBe('statements-api');
+  });
+
   it('is not a client whose runs the load does not follow', () => {
     // The load steps up at minute 80 and stays: the runs' start and end do not move it.
     const found = loadFollowsRuns(boardFrom(evidence({ loadRuns: [[80, 120]] })), 'ledger-table', ['statements-api', 'ledger-export']);

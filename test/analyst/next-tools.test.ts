@@ -24,6 +24,26 @@ describe('the deep dive reads whoever generates the load on a shared capacity', 
     const asked = nextCalls(board, diagnosis, tools).filter((call) => call.name === 'query_logs').map((call) => call.arguments.service);
     expect(asked).toEqual(expect.arrayContaining(['payouts', 'reconciler']));
   });
+
+  it('a root throttled by a table it shares, whose own calls surged, has the table\'s other clients read: one of them may hold its capacity', () => {
+    const board = boardFrom({
+      brief: 'CloudWatch alarm "checkins-errors" is in ALARM',
+      services: [
+        { name: 'checkins', kind: 'lambda', dependsOn: ['members'] },
+        { name: 'report', kind: 'lambda', dependsOn: ['members'] },
+        { name: 'members', kind: 'dynamodb' },
+        { name: 'bookings', kind: 'ecs' },
+      ],
+      alarms: [{ name: 'checkins-errors', service: 'checkins', state: 'ALARM', since: at(START, 95) }],
+      metrics: [{ service: 'checkins', name: 'Invocations', points: series(START, 120, step(60, 2000, 6000)) }],
+      logs: [0, 1, 2, 3, 4, 5].map((index) => ({ service: 'checkins', timestamp: at(START, 92 + index), level: 'ERROR', message: 'GetItem members failed: ProvisionedThroughputExceededException: Rate of requests exceeds the allowed throughput' })),
+    });
+    const diagnosis = diagnose(board);
+    expect(diagnosis.root).toBe('checkins');
+    const asked = nextCalls(board, diagnosis, tools).filter((call) => call.name === 'query_logs').map((call) => call.arguments.service);
+    expect(asked).toContain('report');
+    expect(asked).not.toContain('bookings');
+  });
 });
 
 describe('the alarm that fired, whose metric is compared with earlier days, is the one the brief says changed state', () => {

@@ -12,7 +12,8 @@ const environment: Environment = {
   services: [
     { name: 'web', kind: 'ecs', dependsOn: ['orders'] },
     { name: 'orders', kind: 'ecs', dependsOn: ['inventory'] },
-    { name: 'inventory', kind: 'ecs' },
+    { name: 'inventory', kind: 'ecs', dependsOn: ['inventory-key'] },
+    { name: 'inventory-key', kind: 'other', arn: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' },
     { name: 'billing', kind: 'lambda' },
   ],
   logs: [
@@ -64,9 +65,13 @@ describe('scenario tools', () => {
 
   it('walks the dependency graph from a service', async () => {
     const graph = await run('get_dependencies', { service: 'orders' });
-    expect((graph.services as { name: string }[]).map((service) => service.name).sort()).toEqual(['inventory', 'orders', 'web']);
+    expect((graph.services as { name: string }[]).map((service) => service.name).sort()).toEqual(['inventory', 'inventory-key', 'orders', 'web']);
     const inventory = (graph.services as { name: string; calledBy: string[] }[]).find((service) => service.name === 'inventory');
     expect(inventory?.calledBy).toEqual(['orders']);
+    // The AWS service its ARN names: resources of one service share its account-wide quotas.
+    const key = (graph.services as { name: string; awsService?: string }[]).find((service) => service.name === 'inventory-key');
+    expect(key?.awsService).toBe('kms');
+    expect((graph.services as { name: string; awsService?: string }[]).find((service) => service.name === 'orders')?.awsService).toBeUndefined();
   });
 
   it('says "no data" for a missing source instead of failing', async () => {

@@ -4,7 +4,7 @@ import { noData } from '../../../lib/tools/contracts/shared-inputs.ts';
 import { implementTool } from '../../../lib/tools/tool.ts';
 import { deniedReason, isAccessDenied } from '../api-errors.ts';
 import type { ServiceResources } from '../catalog.ts';
-import { kindOfArn } from '../catalog/arn-resources.ts';
+import { kindOfArn, parseArn } from '../catalog/arn-resources.ts';
 import { catalogIamActions } from '../catalog/tagged-catalog.ts';
 import type { AwsToolDependencies } from '../tools.ts';
 
@@ -86,10 +86,12 @@ export const getDependencies = ({ clients, catalog, settings }: AwsToolDependenc
           const resources = byName.get(name.toLowerCase());
           const kind = edges.kind ?? resources?.kind;
           const arn = primaryArn(resources);
+          const awsService = arn ? parseArn(arn)?.service : undefined;
           return {
             name,
             ...(kind ? { kind } : {}),
             ...(arn ? { arn } : {}),
+            ...(awsService ? { awsService } : {}),
             ...(resources && Object.keys(resources.tags).length > 0 ? { tags: resources.tags } : {}),
             dependsOn: [...edges.dependsOn].sort(),
             calledBy: [...graph.entries()].filter(([, caller]) => caller.dependsOn.has(name)).map(([caller]) => caller).sort(),

@@ -1,5 +1,6 @@
 import { getDependenciesContract } from '../../../lib/tools/contracts/get-dependencies.ts';
 import { noData } from '../../../lib/tools/contracts/shared-inputs.ts';
+import { parseArn } from '../../aws/catalog/arn-resources.ts';
 import { implementTool } from '../../../lib/tools/tool.ts';
 import type { RecordedEnvironment } from '../recorded-environment.ts';
 
@@ -13,6 +14,7 @@ export const getDependencies = (environment: RecordedEnvironment) =>
         name: service.name,
         kind: service.kind,
         arn: service.arn,
+        awsService: service.arn ? parseArn(service.arn)?.service : undefined,
         tags: service.tags,
         dependsOn: service.dependsOn ?? [],
         calledBy: environment.services.filter((caller) => (caller.dependsOn ?? []).includes(service.name)).map((caller) => caller.name),

@@ -55,7 +55,7 @@ describe('get_dependencies on X-Ray', () => {
     expect(data.services).toEqual([
       { name: 'api.stripe.com', kind: 'external', dependsOn: [], calledBy: ['orders'] },
       { name: 'orders', kind: 'lambda', dependsOn: ['api.stripe.com'], calledBy: ['web'] },
-      { name: 'web', kind: 'ecs', arn: 'arn:aws:ecs:us-east-1:123456789012:service/prod/web', tags: { service: 'web', team: 'shop' }, dependsOn: ['orders'], calledBy: [] },
+      { name: 'web', kind: 'ecs', arn: 'arn:aws:ecs:us-east-1:123456789012:service/prod/web', awsService: 'ecs', tags: { service: 'web', team: 'shop' }, dependsOn: ['orders'], calledBy: [] },
     ]);
     const connected = await run(catalog, { service: 'ORDERS' });
     expect(connected.data.services.map((node: { name: string }) => node.name)).toEqual(['api.stripe.com', 'orders', 'web']);
