@@ -1,3 +1,4 @@
+import { detectOnset } from '../analysis/onset.ts';
 import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import { announcedWindowAround, announcedWindowOf } from './announced-window.ts';
@@ -8,7 +9,7 @@ import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresF
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { withSharedResourceUsers } from './service-map.ts';
-import { iso, isFault, namesService, neighboursOf, severityOfLine, windowOf, type Signal } from './signals.ts';
+import { iso, isFault, namesService, neighboursOf, seriesLabel, severityOfLine, windowOf, type Signal } from './signals.ts';
 
 /**
  * A "no incident" verdict needs positive evidence. Every alert (an alarm in ALARM, an open page, a
@@ -381,11 +382,33 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
   return probingOf(board, signal) ?? oneCallerRefused(board, signal);
 };
 
+/** A shift whose newest readings are this close to where it started, as a share of its peak, has come back. */
+const MOSTLY_BACK_SHARE = 0.25;
+const NEWEST_READINGS = 3;
+
+/**
+ * Whether a metric's shift has come most of the way back: its newest readings sit within a quarter of
+ * its peak's distance from its baseline. At a service whose alarm is back to OK, such a measure agrees
+ * with the alarm, though it has not settled at its old level (other work raises it a little) and its
+ * detector still reads the excursion as ongoing.
+ */
+const mostlyBack = (board: EvidenceBoard, signal: Signal): boolean => {
+  if (signal.kind !== 'metric') return false;
+  const series = board.series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && seriesLabel(candidate) === signal.text);
+  const points = (series?.points ?? []).map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+  const onset = detectOnset(points);
+  if (!onset || points.length < NEWEST_READINGS) return false;
+  const since = points.filter((point) => point.t >= onset.at).map((point) => point.v);
+  const peak = onset.direction === 'up' ? Math.max(...since) : Math.min(...since);
+  const newest = medianOf(points.slice(-NEWEST_READINGS).map((point) => point.v));
+  return Math.abs(newest - onset.baseline) <= MOSTLY_BACK_SHARE * Math.abs(peak - onset.baseline);
+};
+
 /** Why an alert is benign, when the evidence at its service says so; `benign` are the signals already set aside. */
 const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signal[], benign: ReadonlyMap<Signal, Omit<Explanation, 'subject'>>, windowStart: number | undefined): Omit<Explanation, 'subject'> | undefined => {
   // Recovered needs the OK transition itself, after the alert began: an OK from before a new ALARM is history.
   const recovered = alert.recoveredAt !== undefined && (alert.since === undefined || alert.recoveredAt >= alert.since);
-  if (recovered && !signals.some((signal) => signal.service === alert.service && isFault(signal) && signal.ongoing && signal.substantial && !benign.has(signal))) {
+  if (recovered && !signals.some((signal) => signal.service === alert.service && isFault(signal) && signal.ongoing && signal.substantial && !benign.has(signal) && !mostlyBack(board, signal))) {
     return { principle: 'alarm-recovered', service: alert.service, ref: alert.ref, why: `it is back to OK since ${iso(alert.recoveredAt!)}, with nothing failing at ${alert.service ?? 'its service'} now` };
   }
   if (!alert.service) return undefined;
@@ -473,14 +496,19 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     const worthNaming = signal.substantial || (isFault(signal) && retiredExplanation(board, signal.service) !== undefined) || recurringExplanation(board.series, signal) !== undefined;
     if (worthNaming && !explained.some((item) => item.why === why.why)) explained.push({ subject: signal.description, ...why });
   }
-  const harm = signals.filter((signal) => isFault(signal) && signal.ongoing && signal.substantial && !benignWhy.has(signal));
+  const recoveredServices = new Set(explained.filter((item) => item.principle === 'alarm-recovered').map((item) => item.service));
+  const harm = signals.filter(
+    (signal) => isFault(signal) && signal.ongoing && signal.substantial && !benignWhy.has(signal) && !(recoveredServices.has(signal.service) && mostlyBack(board, signal)),
+  );
   const retiredServices = new Set(explained.filter((item) => /taken out of service/.test(item.why)).map((item) => item.service));
   // Errors inside the window announced for the work that explains an alert (a failover in a maintenance window) are that work.
   const announcedWindows = explained.flatMap((item) => (item.window ? [item.window] : []));
   const inAnnouncedWindow = (line: LogRecord) => announcedWindows.some((window) => line.at >= window.start - EVALUATION_SLACK_MS && line.at <= window.end + EVALUATION_SLACK_MS);
+  // An alarm back to OK has had its breach end: the errors of that breach are over, only those since the recovery count.
+  const recoveredAt = (alert: Alert) => (explained.some((item) => item.subject === alert.name && item.principle === 'alarm-recovered') ? alert.recoveredAt : undefined);
   const errorLines = alerts
     .filter((alert) => alert.source !== 'report' && !retiredServices.has(alert.service))
-    .flatMap((alert) => errorsAfterAlert(board, alert))
+    .flatMap((alert) => errorsAfterAlert(board, alert).filter((line) => line.at > (recoveredAt(alert) ?? Number.NEGATIVE_INFINITY)))
     .filter((line) => !inAnnouncedWindow(line));
   return {
     healthy: harm.length === 0 && unexplained.length === 0 && errorLines.length === 0,

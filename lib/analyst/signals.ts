@@ -260,6 +260,26 @@ const alarmedBreach = (board: EvidenceBoard, series: EvidenceBoard['series'][num
   return undefined;
 };
 
+/** Words of a change that takes a resource away: an instance terminated or replaced, a target deregistered, a resource deleted. */
+const removal = /terminat|delet|replac|deregister|decommission|retir|removed/i;
+
+/**
+ * Whether a series stopped publishing because its resource was taken away: a change names one of
+ * its dimension values (an instance id) with a removal word, before the series' last point or soon
+ * after, and the series is silent from then on while its service's others go on. Its last reading
+ * is the resource's last word, not how things stand now.
+ */
+const removedBefore = (board: EvidenceBoard, series: EvidenceBoard['series'][number], points: Points, span: Window): boolean => {
+  const last = points.at(-1)?.t;
+  const spacing = points.length >= 2 ? (points.at(-1)!.t - points[0]!.t) / (points.length - 1) : undefined;
+  if (last === undefined || spacing === undefined || span.end - last < 3 * spacing) return false;
+  const names = Object.values(series.dimensions ?? {}).filter((value) => value.length >= 6);
+  return board.changes.some((change) => change.at <= last + 3 * spacing && removal.test(change.summary) && names.some((name) => change.summary.includes(name)));
+};
+
+/** How a metric signal names its series: the metric and its dimension values. */
+export const seriesLabel = (series: EvidenceBoard['series'][number]): string => `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
+
 const metricSignals = (board: EvidenceBoard): Signal[] => {
   const spans = new Map([...new Set(board.series.map((series) => series.service))].map((service) => [service, metricSpanOf(board, service)]));
   // A series' points are read once: an alarm's breach is looked for in its service's other series too.
@@ -274,14 +294,14 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
   return board.series.flatMap((series): Signal[] => {
     const points = pointsOf(series);
     const onset = detectOnset(points, { newestMayBePartial: sumsPerPeriod(series.stat) });
-    const label = `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
+    const label = seriesLabel(series);
     const base = { service: series.service, ref: series.ref, text: label };
     const exhaustion = exhaustionOf(series, points);
     // A run toward a limit that began partway through the window (flat, then a ramp) dates from the ramp, not from the window's start.
     if (exhaustion) return [{ ...base, ...exhaustion, ...(onset && isBadShift(series.name, onset.direction) ? { at: onset.at } : {}) }];
     if (onset) {
       const change = `${series.name} at ${series.service} went ${onset.direction} from ${round(onset.baseline)} to ${round(onset.level)} at ${iso(onset.at)}${onset.recoveredAt ? `, back by ${iso(onset.recoveredAt)}` : ''}`;
-      const common = { ...base, at: onset.at, ...(onset.after !== undefined ? { earliest: onset.after } : {}), strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined, description: change };
+      const common = { ...base, at: onset.at, ...(onset.after !== undefined ? { earliest: onset.after } : {}), strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined && !removedBefore(board, series, points, spans.get(series.service)!), description: change };
       if (isBadShift(series.name, onset.direction)) {
         const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
         // Earlier days and a longer history are earlier periods too: a count's usual scatter shows there as well.

@@ -166,13 +166,13 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
 
 const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDraft => {
   const { transients, explained } = verdict;
-  const reasons = [
-    ...explained.map((item) => `${item.subject} is explained: ${item.why}`),
-    ...transients.slice(0, 3).map((signal) => signal.description),
-  ];
+  const reasons = explained.map((item) => `${item.subject} is explained: ${item.why}`);
+  const passed = transients.slice(0, 3).map((signal) => signal.description);
   const summary = [
     'No incident.',
-    reasons.length > 0 ? `${reasons.join('; ')}.` : 'No alert is open and no service shows errors, stopped work, failing dependencies or degraded metrics in the evidence.',
+    ...(reasons.length > 0 ? [`${reasons.join('; ')}.`] : []),
+    ...(passed.length > 0 ? [`Trouble that has passed: ${passed.join('; ')}.`] : []),
+    ...(reasons.length + passed.length === 0 ? ['No alert is open and no service shows errors, stopped work, failing dependencies or degraded metrics in the evidence.'] : []),
     `Checked: ${checked(board)}.`,
   ];
   const refs = [
@@ -183,7 +183,7 @@ const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDra
   return {
     incident: false,
     rootCause: { service: verdict.symptom ?? transients[0]?.service ?? 'none', category: 'none', summary: summary.join(' ') },
-    confidence: reasons.length > 0 ? 0.7 : 0.6,
+    confidence: reasons.length + passed.length > 0 ? 0.7 : 0.6,
     evidence: refs.slice(0, 5),
     remediation: [],
     timeline: transients.slice(0, 5).map((signal) => ({ at: iso(signal.at), event: signal.description })),
