@@ -146,9 +146,39 @@ const USUAL_SCATTER_PERIODS = 2;
 const EXHAUSTION_HORIZON_HOURS = 48;
 
 /** Free space or memory falling steadily, or a utilization climbing toward 100%: when will it run out? */
-const exhaustionOf = (series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[]): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
+/** Readings at each end of a stretch whose medians tell how much it grew. */
+const END_READINGS = 5;
+/** Utilization that grew no more than this many times as fast as demand (in relative terms) is that demand's work. */
+const FOLLOWS_DEMAND_SHARE = 0.5;
+
+/** How many times over a series grew across a stretch: the median of its last readings over that of its first. */
+const growthOf = (points: readonly { t: number; v: number }[]): number | undefined => {
+  if (points.length < 2 * END_READINGS) return undefined;
+  const first = medianOf(points.slice(0, END_READINGS).map((point) => point.v));
+  const last = medianOf(points.slice(-END_READINGS).map((point) => point.v));
+  return first > 0 ? last / first : undefined;
+};
+
+/**
+ * Whether a processor's utilization rose with its service's own demand over the stretch it rose: it
+ * is busier with more work, and it falls when the work does; CPU does not fill up and run out the
+ * way memory, a disk or a pool does.
+ */
+const cpuFollowsDemand = (board: EvidenceBoard, series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[], from: number): boolean => {
+  if (!/cpu|processor/i.test(series.name)) return false;
+  const used = growthOf(points.filter((point) => point.t >= from));
+  if (used === undefined || used <= 1) return false;
+  return board.series
+    .filter((other) => other.service === series.service && meaningOf(other.name) === 'demand')
+    .some((demand) => {
+      const grew = growthOf(demand.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).filter((point) => point.t >= from).sort((a, b) => a.t - b.t));
+      return grew !== undefined && grew - 1 >= FOLLOWS_DEMAND_SHARE * (used - 1);
+    });
+};
+
+const exhaustionOf = (board: EvidenceBoard, series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[]): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
   const trend = fitTrend(points);
-  if (!trend) return undefined;
+  if (!trend || cpuFollowsDemand(board, series, points, trend.from)) return undefined;
   const meaning = meaningOf(series.name);
   const percent = /percent|utili[sz]ation/i.test(`${series.name} ${series.unit ?? ''}`);
   const hours =
@@ -296,7 +326,7 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
     const onset = detectOnset(points, { newestMayBePartial: sumsPerPeriod(series.stat) });
     const label = seriesLabel(series);
     const base = { service: series.service, ref: series.ref, text: label };
-    const exhaustion = exhaustionOf(series, points);
+    const exhaustion = exhaustionOf(board, series, points);
     // A run toward a limit that began partway through the window (flat, then a ramp) dates from the ramp, not from the window's start.
     if (exhaustion) return [{ ...base, ...exhaustion, ...(onset && isBadShift(series.name, onset.direction) ? { at: onset.at } : {}) }];
     if (onset) {
