@@ -55,17 +55,25 @@ export const blameChainTraced = (
     };
     const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && showsOwnFault(current, callee));
     const namesOwn = (callee: string) => namesOwnFault(board, current.filter((signal) => signal.service === callee), callee, onsetOf(node));
-    // A service failing on a defect of its own code (a TypeError, a null dereference) fails by itself.
-    const ownDefect = current.some((signal) => signal.service === node && signal.kind === 'errors' && signal.substantial && causesIn(signal.text).some((hit) => hit.label === 'code defect'));
+    // A service failing on a defect of its own code (a TypeError, a null dereference), or killed for the memory it uses, fails by itself.
+    const defects = current.filter(
+      (signal) =>
+        signal.service === node &&
+        ((signal.kind === 'errors' && signal.substantial && causesIn(signal.text).some((hit) => hit.label === 'code defect')) || (signal.kind !== 'mentioned' && ownMemoryKill.test(signal.text))),
+    );
+    const ownDefect = defects.length > 0;
+    const ownDefectAt = Math.min(...defects.map((signal) => signal.at));
     const nextLink = (without?: ChainRule): string | undefined =>
       callees
         .map((callee) => {
           const about = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node);
           const ownSide = (signal: Signal) => without !== 'own-side-complaint' && (ownPoolWait.test(signal.text) || ownCredentialRefused.test(signal.text));
           // Once the caller says the trouble is on its side, its lesser warnings about the callee (a fallback taken) are that trouble's echo.
-          // Lesser complaints about a callee that were there well before the caller's own code began to fail did not make it fail.
-          const olderThanOwnDefect = (signal: Signal) => without !== 'own-defect-first' && ownDefect && !signal.substantial && signal.at < onsetOf(node) - SAME_TIME_MS;
-          const complaints = about.filter((signal) => !ownSide(signal) && !olderThanOwnDefect(signal) && (signal.substantial || !about.some(ownSide)));
+          // Lesser complaints about a callee that were there well before the caller's own defect began did not make it fail; those
+          // that began after it are its echo (a service restarted after each kill finds its cache empty and waits on the callee).
+          const asideOwnDefect = (signal: Signal) =>
+            without !== 'own-defect-first' && ownDefect && !signal.substantial && (signal.at < onsetOf(node) - SAME_TIME_MS || signal.at > ownDefectAt + SAME_TIME_MS);
+          const complaints = about.filter((signal) => !ownSide(signal) && !asideOwnDefect(signal) && (signal.substantial || !about.some(ownSide)));
           const onTheWay = without !== 'fault-on-the-way' && faultOnTheWay;
           const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * (onTheWay && notGotThrough(signal) && !showsOwnFault(current, callee) ? 0.5 : 2), 0);
           const own = without !== 'own-fault-first' && namesOwn(callee);
@@ -79,6 +87,9 @@ export const blameChainTraced = (
     links.push(next);
   }
 };
+
+/** The service's own process or container killed for the memory it used: exit code 137, OOMKilled, a heap that ran out. */
+const ownMemoryKill = /exit ?code[=: ]?137|OOMKilled|container killed due to memory|JavaScript heap out of memory|java\.lang\.OutOfMemoryError/i;
 
 /** Waiting for a connection from one's own pool: the lease, not the call, timed out. */
 const ownPoolWait = /connection request to pool|(lease|leasing|acquire|acquiring|checkout|obtain)\w*.{0,40}(connection|from (the )?pool)|pool (lease|exhausted|timeout)|pool lease/i;

@@ -24,7 +24,7 @@ export const principles = {
   'follow-failure-down-calls': 'the fault starts at the dependency whose failure explains its caller’s, followed down the calls',
   'own-side-complaint': 'a caller that says the trouble is on its own side does not point at the callee',
   'fault-on-the-way': 'a connection that never got through blames the resource on the way that shows a fault of its own',
-  'own-defect-first': 'a service failing on a defect of its own code is not explained by lesser complaints about a callee that were there before it failed',
+  'own-defect-first': 'a service failing on a defect of its own (its code, or killed for the memory it uses) is not explained by lesser complaints about a callee from before it failed, nor by those that echo it after',
   'own-fault-first': 'a dependency whose own evidence names a fault of its own is the next link before one that is only named',
   'capacity-behind-starved': 'a service refused for want of capacity, without a surge of its own, shows the shared capacity behind it',
   'own-change': 'a change at the failing resource just before its trouble started it',
