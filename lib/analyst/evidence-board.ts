@@ -56,6 +56,8 @@ export interface EvidenceBoard {
   changes: Change[];
   logs: LogRecord[];
   series: Series[];
+  /** Series a capped metric result left out, as `service name`: they can be asked for by service. */
+  omittedSeries: Set<string>;
   traces: TraceSummary[];
   runbooks: Runbook[];
 }
@@ -69,6 +71,7 @@ export const emptyBoard = (brief: string): EvidenceBoard => ({
   changes: [],
   logs: [],
   series: [],
+  omittedSeries: new Set(),
   traces: [],
   runbooks: [],
 });
@@ -140,6 +143,8 @@ export const recordResult = (board: EvidenceBoard, tool: string, ref: string, da
         }
       }
       addUnique(board.series, fresh, keyOf);
+      const omitted = (data as { omittedSeries?: unknown }).omittedSeries;
+      if (Array.isArray(omitted)) for (const name of omitted) if (typeof name === 'string') board.omittedSeries.add(name);
       break;
     }
     case getTracesContract.name:

@@ -282,10 +282,18 @@ const incidentFrom = (
     applied.push('retries-amplify');
     suspectChange = unbacked.change;
   }
-  // An origin whose demand surged while the cache in front of it hit less carries that cache's misses.
-  const missingCache = suspectChange || loadedByRuns ? undefined : missingCacheOf(board, root, signals, datedOnset(root));
+  // An origin whose demand surged while the cache in front of it hit less carries that cache's misses: the origin may be
+  // the root or any link on the way to it (the misses overload the origin, and the origin the services behind it).
+  // A change already found at that cache is why it stopped hitting; a change elsewhere competes with it.
+  const missingCache = loadedByRuns
+    ? undefined
+    : [...chain]
+        .reverse()
+        .map((link) => missingCacheOf(board, link, signals, datedOnset(link)))
+        .find((found) => found !== undefined && (!suspectChange || suspectChange.service === found.cache));
   if (missingCache) {
     applied.push('cache-misses-are-load');
+    chain.splice(chain.indexOf(missingCache.origin) + 1);
     rootAt(missingCache.cache);
     suspectChange = missingCache.change;
   }

@@ -23,8 +23,12 @@ export const leadingTrouble = (
   current: readonly Signal[],
 ): { service: string; principle?: Principle } | undefined => {
   const [first, ...rest] = ranked;
-  // Every word of its own counts: a 4xx count says nothing of whom it refused, its warnings may.
-  const own = (service: string) => current.filter((signal) => signal.service === service && signal.kind !== 'mentioned' && signal.kind !== 'trace');
+  // Every word of its own counts: a 4xx count says nothing of whom it refused, its warnings may. A count that barely
+  // moved beside a substantial one (a stray 5xx now and then) is not what the service is doing.
+  const own = (service: string) => {
+    const mine = current.filter((signal) => signal.service === service && signal.kind !== 'mentioned' && signal.kind !== 'trace');
+    return mine.some((signal) => signal.substantial) ? mine.filter((signal) => signal.substantial || signal.kind !== 'metric') : mine;
+  };
   if (!first || !onlyRefusesInput(own(first.service))) return first;
   const services = board.services ?? [];
   const related = (a: string, b: string) => calleesOf(services, a).has(b) || calleesOf(services, b).has(a);

@@ -110,6 +110,15 @@ const sparseMetricsCalls = (board: EvidenceBoard, suspects: readonly string[]): 
     .map((service) => ({ name: getMetricsContract.name, arguments: { service, sinceMinutes: MAX_SINCE_MINUTES } }));
 
 /**
+ * A suspect some of whose series a capped metric result left out (the survey reads every service at
+ * once) has its own metrics read: asked for by service, they fit.
+ */
+const omittedMetricsCalls = (board: EvidenceBoard, suspects: readonly string[], lookback: number): PlannedCall[] =>
+  suspects
+    .filter((service) => [...board.omittedSeries].some((name) => name.startsWith(`${service} `) && !board.series.some((series) => `${series.service} ${series.name}` === name)))
+    .map((service) => ({ name: getMetricsContract.name, arguments: { service, sinceMinutes: lookback } }));
+
+/**
  * The next tool calls: first a broad survey, then the full logs of the suspects, then the
  * runbooks for the hypothesis. Nothing already asked is asked again; an empty list means done.
  */
@@ -160,7 +169,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
   const earlierDays = board.unavailable.has(getMetricsContract.name)
     ? []
-    : fresh([...earlierDaysCalls(board, diagnosis, lookback), ...beforeRootChangeCalls(board, diagnosis), ...sparseMetricsCalls(board, suspects)]);
+    : fresh([...earlierDaysCalls(board, diagnosis, lookback), ...beforeRootChangeCalls(board, diagnosis), ...sparseMetricsCalls(board, suspects), ...omittedMetricsCalls(board, suspects, lookback)]);
   if (deepDive.length > 0 || announcements.length > 0 || earlierDays.length > 0) return [...deepDive, ...announcements, ...earlierDays];
 
   if (!diagnosis.incident || !diagnosis.root || board.unavailable.has(searchRunbooksContract.name)) return [];

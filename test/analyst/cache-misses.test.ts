@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { at, boardFrom, linesFrom, series, sorted, step } from './board-builder.ts';
 
 const START = '2026-02-02T00:00:00.000Z';
 const HOURS = 7 * 24;
@@ -46,5 +46,46 @@ describe('an origin carrying the misses of the cache in front of it', () => {
     const diagnosis = diagnose(incident(false));
     expect(diagnosis.principles).not.toContain('cache-misses-are-load');
     expect(diagnosis.root).toBe('web');
+  });
+});
+
+describe('an origin on the way to the root carrying a cache\'s misses', () => {
+  const MINUTE_START = '2026-06-23T09:00:00.000Z';
+  const lines = linesFrom(MINUTE_START);
+  const board = (hitRateFalls: boolean) =>
+    boardFrom({
+      brief: 'CloudWatch alarm "cdn-5xx-error-rate" is in ALARM',
+      services: [
+        { name: 'cdn', kind: 'cloudfront', dependsOn: ['alb'] },
+        { name: 'alb', kind: 'elb', dependsOn: ['web'] },
+        { name: 'web', kind: 'ecs', dependsOn: ['search'] },
+        { name: 'search', kind: 'other' },
+      ],
+      alarms: [{ name: 'cdn-5xx-error-rate', service: 'cdn', state: 'ALARM', since: at(MINUTE_START, 80) }],
+      changes: [{ service: 'cdn', timestamp: at(MINUTE_START, 72), kind: 'config', summary: 'Terraform apply cdn-prod: cache policy catalog-listing updated' }],
+      metrics: [
+        { service: 'cdn', name: 'CacheHitRate', points: series(MINUTE_START, 120, (minute) => (hitRateFalls && minute >= 73 ? 21 : 91)) },
+        { service: 'cdn', name: '5xxErrorRate', points: series(MINUTE_START, 120, step(74, 0.05, 10)) },
+        { service: 'alb', name: 'RequestCount', points: series(MINUTE_START, 120, step(73, 1700, 10600)) },
+        { service: 'alb', name: 'HTTPCode_ELB_5XX_Count', points: series(MINUTE_START, 120, step(75, 0, 700)) },
+        { service: 'web', name: 'CPUUtilization', points: series(MINUTE_START, 120, step(73, 20, 97)) },
+        { service: 'search', name: 'SearchLatency', points: series(MINUTE_START, 120, step(74, 27, 190)) },
+      ],
+      logs: sorted([
+        ...lines('web', 0, 5, 24, 'INFO', (index) => `GET /c/${index} 200`),
+        ...lines('web', 78, 3, 12, 'ERROR', () => 'SSR render aborted after 5000ms: search request timed out after 3000ms; responding 503'),
+        ...lines('search', 79, 3, 10, 'WARN', () => 'slow query index=products took 1850ms; thread pool queue=232/1000'),
+      ]),
+    });
+
+  it('is loaded by that cache even when the failure is followed further down: the cache and its change are the cause', () => {
+    const diagnosis = diagnose(board(true));
+    expect(diagnosis.root).toBe('cdn');
+    expect(diagnosis.principles).toContain('cache-misses-are-load');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/go on to alb as cache misses/);
+  });
+
+  it('behind a cache that hits as usual, the load is not the cache\'s', () => {
+    expect(diagnose(board(false)).principles).not.toContain('cache-misses-are-load');
   });
 });

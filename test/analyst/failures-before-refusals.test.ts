@@ -6,7 +6,7 @@ const START = '2026-05-01T10:00:00.000Z';
 const lines = linesFrom(START);
 
 /** A sweep over two unrelated troubles: a search API turning away malformed queries since minute 30, a checkout failing since minute 50. */
-const sweep = (checkoutError: string, searchRefusal: string) =>
+const sweep = (checkoutError: string, searchRefusal: string, stray5xx = false) =>
   diagnose(
     boardFrom({
       services: [
@@ -18,6 +18,8 @@ const sweep = (checkoutError: string, searchRefusal: string) =>
       metrics: [
         { service: 'search-api', name: 'HTTPCode_Target_4XX_Count', points: series(START, 120, step(30, 10, 300)) },
         { service: 'checkout', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, step(50, 0, 40)) },
+        // A 5xx now and then, as any service answers: not what the search API is doing.
+        ...(stray5xx ? [{ service: 'search-api', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, (minute) => ([1, 37, 70, 82, 97, 104, 119].includes(minute) ? 1 : 0)) }] : []),
       ],
       logs: sorted([
         ...lines('search-api', 0, 5, 24, 'INFO', (index) => `query served q=${index}`),
@@ -42,5 +44,11 @@ describe('with no alert to start from, a service failing requests comes before a
     const diagnosis = sweep('render failed: TypeError: cannot read properties of undefined (reading "total")', 'rejecting query 401: unauthorized');
     expect(diagnosis.root).toBe('search-api');
     expect(diagnosis.principles).not.toContain('failures-before-refusals');
+  });
+
+  it('a stray 5xx beside the refusals does not make the refusing service a failing one', () => {
+    const diagnosis = sweep('render failed: TypeError: cannot read properties of undefined (reading "total")', 'rejecting query 400: malformed filter expression', true);
+    expect(diagnosis.signals.some((signal) => signal.service === 'search-api' && /5XX/.test(signal.text))).toBe(true);
+    expect(diagnosis.root).toBe('checkout');
   });
 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { triggerAlarmName } from '../../lib/analyst/alerts.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { recordResult } from '../../lib/analyst/evidence-board.ts';
 import { nextCalls } from '../../lib/analyst/next-tools.ts';
 import { at, boardFrom, series, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
-const tools = ['query_logs', 'search_runbooks'].map((name) => ({ name, description: '', inputSchema: {} }));
+const tools = ['query_logs', 'search_runbooks', 'get_metrics'].map((name) => ({ name, description: '', inputSchema: {} }));
 
 describe('the deep dive reads whoever generates the load on a shared capacity', () => {
   it('a resource several clients use, whatever its kind, has its clients\' logs read', () => {
@@ -72,5 +73,28 @@ describe('the metrics an alarm watches are compared with earlier days', () => {
     const withMetrics = [...tools, { name: 'get_metrics', description: '', inputSchema: {} }];
     const compared = nextCalls(board, diagnose(board), withMetrics).filter((call) => call.name === 'get_metrics' && call.arguments.compareDaysBefore !== undefined);
     expect(compared.map((call) => call.arguments.name)).toEqual(['HTTPCode_Target_5XX_Count', 'RequestCount']);
+  });
+});
+
+describe('a capped survey of metrics leaves series out', () => {
+  it('a suspect some of whose series were left out has its own metrics read; one whose series all came back does not', () => {
+    const board = boardFrom({
+      brief: 'CloudWatch alarm "cdn-5xx" is in ALARM',
+      services: [{ name: 'cdn', kind: 'cloudfront', dependsOn: ['web'] }, { name: 'web', kind: 'ecs' }, { name: 'batch', kind: 'ecs' }],
+      alarms: [{ name: 'cdn-5xx', service: 'cdn', state: 'ALARM', since: at(START, 95) }],
+      metrics: [
+        { service: 'cdn', name: '5xxErrorRate', points: series(START, 120, step(90, 0, 10)) },
+        { service: 'web', name: 'CPUUtilization', points: series(START, 120, step(90, 20, 97)) },
+      ],
+    });
+    recordResult(board, 'get_metrics', 'E9', { available: true, series: [], seriesOmitted: 3, omittedSeries: ['cdn CacheHitRate', 'web CPUUtilization', 'batch CPUUtilization'] });
+    // All of a service's metrics over the window read so far: not one measure, not earlier days.
+    const metricsAsked = nextCalls(board, diagnose(board), tools)
+      .filter((call) => call.name === 'get_metrics' && call.arguments.name === undefined && call.arguments.compareDaysBefore === undefined)
+      .map((call) => call.arguments.service);
+    expect(metricsAsked).toContain('cdn');
+    // web's left-out series is already on the board; batch is no suspect.
+    expect(metricsAsked).not.toContain('web');
+    expect(metricsAsked).not.toContain('batch');
   });
 });
