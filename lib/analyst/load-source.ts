@@ -188,6 +188,8 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
   if (new Set(grown.map((item) => item.service)).size === 1) return grown[0];
   const holder = lockHolderNamedBy(board, resource, clients);
   if (holder) return holder;
+  const user = slowQueryUserNamedBy(board, resource, clients);
+  if (user) return user;
   const heaviest = new Set(board.logs.filter((line) => line.service === resource).flatMap((line) => firstStatement(line.message) ?? []));
   if (heaviest.size === 0) return undefined;
   const issuers = clients.filter((client) => board.logs.some((line) => line.service === client && statementsIn(line.message).some((statement) => heaviest.has(statement))));
@@ -200,6 +202,40 @@ const lockHolder = /Process holding the lock: (\d+)/g;
 const sessionOf = /\b([A-Za-z][\w.-]*)@[\w.-]+:\[(\d+)\]/;
 
 const wordsOf = (name: string): string[] => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+
+/** Words of a database user that say how it connects, not who it is: `insights_ro` is the insights client reading. */
+const accessWords = new Set(['ro', 'rw', 'readonly', 'read', 'write', 'app', 'user', 'svc', 'service', 'admin', 'prod']);
+
+/** Whether a database user names a client: every word of the user that says who it is is a word of the client's name. */
+const userNamesClient = (user: string, client: string): boolean => {
+  const own = wordsOf(user).filter((word) => !accessWords.has(word));
+  return own.length > 0 && own.every((word) => wordsOf(client).includes(word));
+};
+
+/** MySQL's slow query log names who ran each statement it records: `# User@Host: insights_ro[insights_ro] @ [10.0.0.1]`. */
+const slowQueryUser = /# User@Host: ([A-Za-z][\w.-]*)\[/;
+
+/** A database's temporary space: where a query's sorts, joins and grouping spill (`/rdsdbdata/tmp/#sql…`, `pgsql_tmp`). */
+const tempSpace = /\/tmp\/|#sql|pgsql_tmp|temporary (file|table|space)|temp file/i;
+
+/**
+ * Whether a database's storage fault is its temporary space filled by queries its slow query log
+ * names: the space is taken by those queries, whoever runs them.
+ */
+const tempSpaceFilledBy = (board: EvidenceBoard, database: string): boolean =>
+  board.logs.some((line) => line.service === database && severityOf(line.level) >= severityOf('ERROR') && tempSpace.test(line.message) && causesIn(line.message).some((hit) => hit.label === 'disk')) &&
+  slowQueryUserNamedBy(board, database, callersOf(board, database)) !== undefined;
+
+/**
+ * The client whose statements the database's slow query log records: the users those entries name
+ * name one client. The heaviest work on a database is whoever runs it.
+ */
+const slowQueryUserNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number } | undefined => {
+  const entries = board.logs.filter((line) => line.service === resource && slowQueryUser.test(line.message));
+  const users = new Set(entries.map((line) => slowQueryUser.exec(line.message)![1]!));
+  const named = clients.filter((client) => [...users].some((user) => userNamesClient(user, client)));
+  return named.length === 1 ? { service: named[0]!, since: entries[0]!.at } : undefined;
+};
 
 /**
  * The client holding the locks others wait for, as the database tells it: the sessions its lock
@@ -215,7 +251,7 @@ const lockHolderNamedBy = (board: EvidenceBoard, resource: string, clients: read
     const session = sessionOf.exec(line.message);
     return session && holders.has(session[2]!) ? [session[1]!] : [];
   }));
-  const named = clients.filter((client) => [...users].some((user) => wordsOf(user).every((word) => wordsOf(client).includes(word))));
+  const named = clients.filter((client) => [...users].some((user) => userNamesClient(user, client)));
   return named.length === 1 ? { service: named[0]!, holdsLocks: true, ...(waits[0] ? { since: waits[0].at } : {}) } : undefined;
 };
 
@@ -236,7 +272,8 @@ const accountQuotaKinds = new Set(['lambda', 'apigateway']);
 export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): { tenants: string[]; coTenants: boolean } => {
   const kind = kindOf(board, root) ?? '';
   // A fault of the resource's own (a failing volume, an impaired zone, a refused certificate) is not its clients' doing.
-  if (namesOwnFault(board, rootSignals, root)) return { tenants: [], coTenants: false };
+  // A fault of the resource's own is not its clients' doing, except temporary space filled by the queries its slow query log names.
+  if (namesOwnFault(board, rootSignals, root)) return { tenants: tempSpaceFilledBy(board, root) ? callersOf(board, root) : [], coTenants: false };
   // An account-wide request quota (KMS, Parameter Store) is held by the clients of every resource of its service, not only this one's.
   if (drawsOnAccountQuota(board, root)) return { tenants: quotaTenantsOf(board, root), coTenants: true };
   if (isSharedCapacity(board, root)) return { tenants: callersOf(board, root), coTenants: false };
