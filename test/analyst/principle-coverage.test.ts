@@ -90,21 +90,16 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // Placement: the roots they find are clients, so they shape compute (or Lambda) roots only.
   'own-side-complaint',
   'own-fault-first',
-  'caller-change',
   'handler-names-source',
   'resource-names-its-client',
   'sparse-root-errors',
   // Category and mechanism.
   'mechanism-infrastructure',
   'redelivered-messages',
-  // Added for the blind writer's scenarios; so far each shapes one family only: API keys and an access key
-  // (other), a Lambda's own TypeError.
+  // Added for the blind writer's scenarios; so far it shapes one family only: API keys and an access key (other).
   'category-from-change-effect',
-  'own-defect-first',
   // Found on a table whose capacity was capped 17 hours before its evening peak (dynamodb).
   'change-ended-clean-run',
-  // Found on a search indexer flooded by a catalog import switched to full mode (messaging); no second family yet.
-  'flood-from-upstream',
   // Found on a listings database scanning after a release's migration dropped its indexes (compute); no second family yet.
   'remedy-index-the-scan',
   // General knowledge no tuning scenario exercises yet: kept because removing it cost accuracy on unseen incidents; it still owes two families.
