@@ -194,8 +194,9 @@ const resourceId: Detector = {
   id: 'resourceId',
   wholeValue: true,
   placement: 'punctuatedWord',
-  // EC2-style ids (prefix + 8 or 17 hex) and RDS resource ids (db-/cluster- + 26 upper-case characters).
-  source: String.raw`(?<![A-Za-z0-9_-])(?:(?:${RESOURCE_PREFIXES.join('|')})-(?:[0-9a-f]{17}|[0-9a-f]{8})|(?:db|cluster)-[A-Z0-9]{26})(?![A-Za-z0-9_-])`,
+  // EC2-style ids (prefix + 8 or 17 hex) and RDS resource ids (db-/cluster- + 26 upper-case characters). A name built
+  // from an id (an alarm `nat-06d3b8e2-port-allocation-errors`) carries it: a hyphen and a word may follow.
+  source: String.raw`(?<![A-Za-z0-9_-])(?:(?:${RESOURCE_PREFIXES.join('|')})-(?:[0-9a-f]{17}|[0-9a-f]{8})|(?:db|cluster)-[A-Z0-9]{26})(?![A-Za-z0-9_]|-[0-9a-f]+(?![A-Za-z0-9_-]))`,
   handle: (match, context) => context.placeholder(PlaceholderType.resourceId, match.text),
 };
 
