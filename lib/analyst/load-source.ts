@@ -68,10 +68,10 @@ export const sharedCapacityOf = (board: EvidenceBoard, service: string): string[
  * the symptom. With several such resources, the one that shows trouble of its own.
  */
 export const capacityBehind = (board: EvidenceBoard, service: string, signals: readonly Signal[]): string | undefined => {
-  const shared = sharedCapacityOf(board, service);
   if (!isStarved(signals.filter((signal) => signal.service === service))) return undefined;
   const quota = accountQuotaNamedBy(board, service, signals);
   if (quota) return quota;
+  const shared = sharedCapacityOf(board, service);
   if (shared.length === 1) return shared[0];
   const troubled = shared.filter((callee) => signals.some((signal) => signal.service === callee && signal.kind !== 'alarm'));
   return troubled.length === 1 ? troubled[0] : undefined;
@@ -271,8 +271,8 @@ const accountQuotaKinds = new Set(['lambda', 'apigateway']);
  */
 export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): { tenants: string[]; coTenants: boolean } => {
   const kind = kindOf(board, root) ?? '';
-  // A fault of the resource's own (a failing volume, an impaired zone, a refused certificate) is not its clients' doing.
-  // A fault of the resource's own is not its clients' doing, except temporary space filled by the queries its slow query log names.
+  // A fault of the resource's own (a failing volume, an impaired zone, a refused certificate) is not its clients' doing,
+  // except temporary space filled by the queries its slow query log names.
   if (namesOwnFault(board, rootSignals, root)) return { tenants: tempSpaceFilledBy(board, root) ? callersOf(board, root) : [], coTenants: false };
   // An account-wide request quota (KMS, Parameter Store) is held by the clients of every resource of its service, not only this one's.
   if (drawsOnAccountQuota(board, root)) return { tenants: quotaTenantsOf(board, root), coTenants: true };

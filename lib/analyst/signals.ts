@@ -6,7 +6,7 @@ import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { causesIn } from './cause-signals.ts';
-import { isBadShift, isEventCount, meaningOf } from './metric-semantics.ts';
+import { isBadShift, isEventCount, meaningOf, measureClassesOf } from './metric-semantics.ts';
 import { quoteMessage } from '../text/quote.ts';
 
 /** One thing that went wrong (or moved) at one service, with the evidence ref that shows it. */
@@ -145,7 +145,6 @@ const USUAL_SCATTER_PERIODS = 2;
 /** Within this many hours of running out, a steady decline is an incident in the making. */
 const EXHAUSTION_HORIZON_HOURS = 48;
 
-/** Free space or memory falling steadily, or a utilization climbing toward 100%: when will it run out? */
 /** Readings at each end of a stretch whose medians tell how much it grew. */
 const END_READINGS = 5;
 /** Utilization that grew no more than this many times as fast as demand (in relative terms) is that demand's work. */
@@ -165,7 +164,7 @@ const growthOf = (points: readonly { t: number; v: number }[]): number | undefin
  * way memory, a disk or a pool does.
  */
 const cpuFollowsDemand = (board: EvidenceBoard, series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[], from: number): boolean => {
-  if (!/cpu|processor/i.test(series.name)) return false;
+  if (!measureClassesOf(series.name).has('cpu')) return false;
   const used = growthOf(points.filter((point) => point.t >= from));
   if (used === undefined || used <= 1) return false;
   return board.series
@@ -176,6 +175,7 @@ const cpuFollowsDemand = (board: EvidenceBoard, series: EvidenceBoard['series'][
     });
 };
 
+/** Free space or memory falling steadily, or a utilization climbing toward 100%: when will it run out? */
 const exhaustionOf = (board: EvidenceBoard, series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[]): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
   const trend = fitTrend(points);
   if (!trend || cpuFollowsDemand(board, series, points, trend.from)) return undefined;
