@@ -1,10 +1,7 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { couldBreak, CLOSE_CHANGE_MS } from './explaining-change.ts';
-import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
+import { callersOf, carrierKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { iso, SAME_TIME_MS, type Signal } from './signals.ts';
-
-/** Kinds that carry work to whoever takes it from them: a consumer depends on its queue, yet is sent its work by it. */
-const carrierKinds = new Set(['sqs', 'sns', 'kinesis']);
 
 export interface Flood {
   /** Where the work was generated: the service whose change let the flood loose. */

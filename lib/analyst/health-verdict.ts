@@ -8,8 +8,8 @@ import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
-import { withSharedResourceUsers } from './service-map.ts';
-import { iso, isFault, namesService, neighboursOf, seriesLabel, severityOfLine, windowOf, type Signal } from './signals.ts';
+import { withSharedResourceUsers, workReachOf } from './service-map.ts';
+import { iso, isFault, namesService, seriesLabel, severityOfLine, windowOf, type Signal } from './signals.ts';
 
 /**
  * A "no incident" verdict needs positive evidence. Every alert (an alarm in ALARM, an open page, a
@@ -474,10 +474,11 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     if (why) explained.push({ subject: alert.name, ...why });
     else unexplained.push(alert);
   }
-  // What rose at the same moment as a load already explained as benign (a recurring job, a backlog being worked off), at
-  // the client that sends it or the resource it lands on, without failing anything (the work taking longer, more of it),
-  // is that load: a consumer at its full concurrency while its queue drains is the draining.
-  const loadKinds: Partial<Record<Principle, string>> = { 'recurring-rise': 'recurring load', 'draining-backlog': 'backlog being worked off' };
+  // What rose at the same moment as a load already explained as benign (a recurring job, a backlog being worked off, announced
+  // work), at the client that sends it, the resource it lands on or what that work's consumer uses to do it, without failing
+  // anything (the work taking longer, more of it), is that load: a consumer at its full concurrency while its queue drains is
+  // the draining, and the database connections its scaled-out tasks open are that work's.
+  const loadKinds: Partial<Record<Principle, string>> = { 'recurring-rise': 'recurring load', 'draining-backlog': 'backlog being worked off', 'announced-work': 'announced work' };
   const benignLoads = [
     ...alerts.flatMap((alert) => {
       const why = explained.find((item) => item.subject === alert.name && loadKinds[item.principle] !== undefined);
@@ -487,7 +488,7 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
   ];
   for (const signal of signals) {
     if (benignWhy.has(signal) || !isFault(signal) || !signal.ongoing || signal.kind !== 'metric' || measuresFailure(signal.text)) continue;
-    const load = benignLoads.find((item) => item.service !== signal.service && neighboursOf(board, item.service).has(signal.service) && Math.abs(signal.at - item.at) <= RECURRENCE_TOLERANCE_MS);
+    const load = benignLoads.find((item) => item.service !== signal.service && workReachOf(board, item.service).has(signal.service) && Math.abs(signal.at - item.at) <= RECURRENCE_TOLERANCE_MS);
     if (load) benignWhy.set(signal, { principle: 'rose-with-benign-load', service: signal.service, ref: signal.ref, why: `it rose with ${load.service}'s ${load.kind}, at the same time (${iso(load.at)}), and fails nothing: the same work` });
   }
   // Benign trouble worth naming: whatever was bad enough to count, anything at a retired resource (its

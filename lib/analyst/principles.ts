@@ -11,7 +11,7 @@ export const principles = {
   'retired-resource': 'what a resource taken out of service shows (silence, missing data) is expected',
   'announced-work': 'work announced beforehand explains its load and the refusals of it, never failures',
   'recurring-rise': 'a rise that came the same way at the same time of day on earlier days is a schedule’s load',
-  'rose-with-benign-load': 'what rose at the same moment as a load already explained as benign (a recurring job, a backlog being worked off), where the load comes from or lands, without failing anything, is that load',
+  'rose-with-benign-load': 'what rose at the same moment as a load already explained as benign (a recurring job, a backlog being worked off, announced work), where the load comes from, lands or is done, without failing anything, is that load',
   'draining-backlog': 'a backlog falling steadily since its peak is being worked off, not stuck',
   'automated-probing': 'client errors answered to scanners and crawlers are not users being refused',
   'one-caller-refused': 'client errors one caller alone gets, while the others are served and nothing that decides who gets in changed, are that caller’s problem',

@@ -12,6 +12,20 @@ export const dependenciesOf = (board: EvidenceBoard, service: string): string[] 
 
 export const callersOf = (board: EvidenceBoard, service: string): string[] => (board.services ?? []).filter((node) => node.dependsOn.includes(service)).map((node) => node.name);
 
+/** Kinds that carry work to whoever takes it from them: a consumer depends on its queue, yet is sent its work by it. */
+export const carrierKinds: ReadonlySet<string> = new Set(['sqs', 'sns', 'kinesis']);
+
+/**
+ * Where work that arrives at `service` is done: its neighbours, and, when it carries work to the
+ * services that take it (a queue), what those services call to do it (the database a queue's
+ * consumer writes to).
+ */
+export const workReachOf = (board: EvidenceBoard, service: string): Set<string> => {
+  const near = neighboursOf(board, service);
+  if (!carrierKinds.has(kindOf(board, service) ?? '')) return near;
+  return new Set([...near, ...callersOf(board, service).flatMap((taker) => dependenciesOf(board, taker))]);
+};
+
 /**
  * `service`, its neighbours, and the other users of every resource next to it: what happens to a
  * shared resource (a replay into a stream, a rotated secret) reaches everyone who uses it.

@@ -164,13 +164,16 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
   return { draft, principles: [...new Set(principles)] };
 };
 
+/** Text that opens a sentence starts with a capital ("the report ..." after "No incident."). */
+const asSentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDraft => {
   const { transients, explained } = verdict;
   const reasons = explained.map((item) => `${item.subject} is explained: ${item.why}`);
   const passed = transients.slice(0, 3).map((signal) => signal.description);
   const summary = [
     'No incident.',
-    ...(reasons.length > 0 ? [`${reasons.join('; ')}.`] : []),
+    ...(reasons.length > 0 ? [`${asSentence(reasons.join('; '))}.`] : []),
     ...(passed.length > 0 ? [`Trouble that has passed: ${passed.join('; ')}.`] : []),
     ...(reasons.length + passed.length === 0 ? ['No alert is open and no service shows errors, stopped work, failing dependencies or degraded metrics in the evidence.'] : []),
     `Checked: ${checked(board)}.`,

@@ -74,7 +74,7 @@ describe('an alert nothing explains is an incident, cause undetermined', () => {
     const spike = [{ service: 'api', name: 'TargetResponseTime', points: series(START, 120, (minute) => (minute >= 100 && minute < 104 ? 3 : 0.2 + (minute % 4) * 0.01)) }];
     const diagnosis = diagnose(boardFrom({ brief: 'CloudWatch alarm "api-latency" changed to ALARM from OK at 2026-05-01T11:41:00Z in account 1, region r.', services, metrics: [...quiet, ...spike] }));
     expect(diagnosis.draft.incident).toBe(false);
-    expect(diagnosis.draft.rootCause.summary).toMatch(/alarm api-latency is explained: it recovered/);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Alarm api-latency is explained: it recovered/);
   });
 });
 
