@@ -1,5 +1,6 @@
 import type { FindingDraft } from '../domain/finding.ts';
 import { alertsOf, type Alert } from './alerts.ts';
+import { changeNotesOf } from './change-notes.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
 import { circumstancesTraced } from './mechanism.ts';
@@ -92,6 +93,7 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
   const ours = affected.filter((item) => kindOf(board, item.service) !== 'external');
   const theirs = affected.filter((item) => kindOf(board, item.service) === 'external');
   const circumstances = circumstancesTraced(board, cause);
+  const suspectNotes = suspectChange ? changeNotesOf(suspectChange) : [];
   const summary = [
     determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
     cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved${symptomAt(cause, cause.overloads)}.`,
@@ -100,6 +102,7 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
     !mechanism?.restatesChange && mechanism?.words,
     ...circumstances.map(({ words }) => words),
     suspectChange && `${suspectChange.kind === 'other' ? 'A' : /^[aeiou]/i.test(suspectChange.kind) ? `An ${suspectChange.kind}` : `A ${suspectChange.kind}`} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${quoteMessage(suspectChange.summary)}") ${changeTiming(cause.principles)}.`,
+    suspectNotes.length > 0 && `What it changed, in its own notes: ${suspectNotes.map((note) => `"${quoteMessage(note)}"`).join('; ')}.`,
     firstError && `First errors: ${firstError.description}.`,
     firstMetric && `${firstMetric.description}.`,
     demand && demandWords(demand),

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { changeNotesOf } from '../../lib/analyst/change-notes.ts';
+import { diagnose } from '../../lib/analyst/diagnose.ts';
+import type { Change } from '../../lib/analyst/evidence-board.ts';
+import { at, boardFrom, series } from './board-builder.ts';
+
+const START = '2026-03-02T09:00:00.000Z';
+const change = (details: Record<string, unknown> | undefined): Change => ({ service: 'feeds', timestamp: START, at: Date.parse(START), ref: 'E1', kind: 'deploy', summary: 'feeds v3.8.0 rolled out', ...(details ? { details } : {}) });
+
+describe("a change's own notes", () => {
+  it('are its changelog, its plan lines and the settings its diff moved', () => {
+    expect(changeNotesOf(change({ changelog: ['memoize rendered feeds in-process', 'bump feedgen'] }))).toEqual(['memoize rendered feeds in-process', 'bump feedgen']);
+    expect(changeNotesOf(change({ plan: ['~ subscription["titles"]: raw_message_delivery false -> true'] }))).toEqual(['~ subscription["titles"]: raw_message_delivery false -> true']);
+    expect(changeNotesOf(change({ diff: { 'cache.ttlSeconds': [300, 60], 'reserved_concurrency': [null, 5] } }))).toEqual(['cache.ttlSeconds: 300 -> 60', 'reserved_concurrency: unset -> 5']);
+  });
+  it('are none when it carries only call parameters, and at most four', () => {
+    expect(changeNotesOf(change({ eventName: 'UpdateService', requestParameters: { taskDefinition: 'feeds:88' } }))).toEqual([]);
+    expect(changeNotesOf(change(undefined))).toEqual([]);
+    expect(changeNotesOf(change({ changelog: ['a', 'b', 'c', 'd', 'e'] }))).toHaveLength(4);
+  });
+});
+
+describe('a finding that blames a release', () => {
+  it('says what the release changed, in its notes', () => {
+    const board = boardFrom({
+      services: [{ name: 'feeds', kind: 'ecs' }],
+      alarms: [{ name: 'feeds-5xx', service: 'feeds', state: 'ALARM', since: at(START, 35) }],
+      changes: [{ service: 'feeds', timestamp: at(START, 28), kind: 'deploy', summary: 'feeds v3.8.0 rolled out', details: { changelog: ['memoize rendered feeds in-process'] } }],
+      logs: Array.from({ length: 12 }, (_, index) => ({ service: 'feeds', timestamp: at(START, 31 + index * 2), level: 'ERROR', message: 'render failed: TypeError: cannot read properties of undefined' })),
+      metrics: [{ service: 'feeds', name: 'HTTPCode_Target_5XX_Count', points: series(START, 60, (minute) => (minute < 30 ? 0 : 40)) }],
+    });
+    expect(diagnose(board).draft.rootCause.summary).toContain('What it changed, in its own notes: "memoize rendered feeds in-process"');
+  });
+});
