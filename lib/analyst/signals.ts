@@ -597,6 +597,18 @@ const alarmSignals = (board: EvidenceBoard): Signal[] =>
 const writeVerbs = /\b(committed|inserted|upserted|exported|loaded|wrote|written|charged|captured|refunded|published|applied|credited|debited)\b/i;
 const durations = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|minutes|min)\b/gi;
 
+/** A counter a line reports (`received=13`, `failed=0`, `window=60s`). */
+const counters = /\b[a-z_.-]+[=:]\s?\d+(?:\.\d+)?[a-z%]{0,3}\b/gi;
+
+/**
+ * A line of counters only ("stats received=13 upserted=13 failed=0") tallies work; it names no unit
+ * of work, so two alike are the same tally, not the same write done twice.
+ */
+const isTally = (message: string): boolean => {
+  const uncounted = message.replace(counters, '');
+  return uncounted !== message && !/\d/.test(uncounted);
+};
+
 /**
  * A couple of repeats among a message's siblings, or at most this share of them, are duplicates;
  * more say the values it names are too few to identify the work (a batch size, a shard number).
@@ -612,7 +624,7 @@ const FEW_REPEATS = 2;
  * repeats by chance, and many repeats say the message does not identify the work at all.
  */
 const duplicateWrites = (board: EvidenceBoard): Signal[] => {
-  const writes = board.logs.filter((line) => writeVerbs.test(line.message));
+  const writes = board.logs.filter((line) => writeVerbs.test(line.message) && !isTally(line.message));
   const byKey = new Map<string, typeof writes>();
   for (const line of writes) {
     const key = `${line.service}|${line.message.replace(durations, '')}`;

@@ -23,4 +23,18 @@ describe('the same unit of work written twice', () => {
     const diagnosis = diagnose(boardFrom({ brief: 'Scheduled health sweep', services: [{ name: 'consumer', kind: 'lambda' }], logs }));
     expect(diagnosis.incident).toBe(false);
   });
+
+  it('a line of counters only tallies work: two alike are the same tally, while the same counts after a named window are a write done twice', () => {
+    const counts = [13, 30, 14, 22, 17, 25, 19, 28, 11, 16, 13];
+    const sweep = (message: (count: number, index: number) => string) =>
+      diagnose(
+        boardFrom({
+          brief: 'Scheduled health sweep',
+          services: [{ name: 'worker', kind: 'ecs' }],
+          logs: counts.map((count, index) => ({ service: 'worker', timestamp: at(START, index * 6), level: 'INFO', message: message(count, index) })),
+        }),
+      ).incident;
+    expect(sweep((count) => `consumer stats window=60s received=${count} upserted=${count} failed=0`)).toBe(false);
+    expect(sweep((count, index) => `upserted window 2026-05-01T${String(index === 10 ? 0 : index).padStart(2, '0')} received=${count}`)).toBe(true);
+  });
 });
