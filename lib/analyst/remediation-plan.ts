@@ -141,8 +141,13 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
             step('apply-fix', root, `Change how ${root} does its work (fewer connections or calls at once, smaller batches, a rate limit) before it is released again.`),
           ])
         : plan('remedy-undo-change', [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}.`)]);
-    case 'config':
-      return plan('remedy-undo-change', [step('revert-config', root, `Revert the configuration change on ${root}${undo}.`)]);
+    case 'config': {
+      const revert = step('revert-config', root, `Revert the configuration change on ${root}${undo}.`);
+      // Undoing a change that filled storage stops the filling; what it wrote stays, so the room comes back first.
+      return mechanism === 'disk'
+        ? plan('remedy-undo-change', [step('scale', root, `Give ${root} more storage now: reverting the change stops the filling but does not free what it wrote.`), revert])
+        : plan('remedy-undo-change', [revert]);
+    }
     case 'permissions':
       if (mechanism === 'credentials' && !change) return plan('remedy-restart-for-credentials', [step('restart', root, `Restart ${root} so it reads the current secret.`)]);
       return plan('remedy-undo-change', [step('revert-config', root, `Revert the permission change on ${root}${undo}.`)]);

@@ -1,7 +1,7 @@
 import { detectOnset, detectTransientSpike, type Onset } from '../analysis/onset.ts';
 import { breaches, comparisonStatedIn, thresholdStatedIn, type Comparison } from '../domain/alarm-threshold.ts';
 import { sumsPerPeriod } from '../domain/statistic.ts';
-import { fitTrend, hoursToLimit } from '../analysis/trend.ts';
+import { driftStartOf, fitTrend, hoursToLimit } from '../analysis/trend.ts';
 import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
@@ -191,14 +191,34 @@ const exhaustionOf = (board: EvidenceBoard, series: EvidenceBoard['series'][numb
         ? hoursToLimit(trend, { ceiling: 100 })
         : undefined;
   if (hours === undefined || hours > EXHAUSTION_HORIZON_HOURS) return undefined;
+  const since = driftStartBefore(series, points, trend.from) ?? trend.from;
   return {
     kind: 'metric',
-    at: trend.from,
+    at: since,
     strength: Math.min(1, trend.r2),
     ongoing: true,
     substantial: true,
-    description: `${series.name} at ${series.service} is ${trend.slopePerHour < 0 ? 'falling' : 'rising'} steadily (${round(trend.first)} to ${round(trend.last)} since ${iso(trend.from)}); at this rate it is exhausted in about ${hours.toFixed(1)} hours`,
+    description: `${series.name} at ${series.service} is ${trend.slopePerHour < 0 ? 'falling' : 'rising'} steadily (${round(trend.first)} to ${round(trend.last)} since ${iso(since)}); at this rate it is exhausted in about ${hours.toFixed(1)} hours`,
   };
+};
+
+/** A drift read as one only when the line it has followed since it began fits it this well. */
+const DRIFT_FIT = 0.9;
+
+/**
+ * Where a steady drift the window shows began, when its series was also read from further back (its
+ * history) and the drift began before `seenAt`: the level it left, then the line it has followed
+ * since (a disk filling from the moment a setting made something write more). A step to a new level
+ * is no drift: the line after it is flat.
+ */
+const driftStartBefore = (series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[], seenAt: number): number | undefined => {
+  const first = points[0]?.t;
+  if (!series.history || first === undefined) return undefined;
+  const combined = [...series.history.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).filter((point) => point.t < first), ...points];
+  const start = driftStartOf(combined);
+  if (start === undefined || start >= seenAt) return undefined;
+  const line = fitTrend(combined.filter((point) => point.t >= start));
+  return line && line.r2 >= DRIFT_FIT && isBadShift(series.name, line.slopePerHour > 0 ? 'up' : 'down') ? start : undefined;
 };
 
 /** A bad metric drifting steadily the wrong way: no incident by itself, but it says what is building up. */
@@ -330,11 +350,18 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
     const label = seriesLabel(series);
     const base = { service: series.service, ref: series.ref, text: label };
     const exhaustion = exhaustionOf(board, series, points);
-    // A run toward a limit that began partway through the window (flat, then a ramp) dates from the ramp, not from the window's start.
-    if (exhaustion) return [{ ...base, ...exhaustion, ...(onset && isBadShift(series.name, onset.direction) ? { at: onset.at } : {}) }];
+    // A run toward a limit that began partway through the window (flat, then a ramp) dates from the ramp, not from the window's start;
+    // one its longer history shows began before the window dates from there.
+    const beganBefore = points.length > 0 && exhaustion !== undefined && exhaustion.at < points[0]!.t;
+    if (exhaustion) return [{ ...base, ...exhaustion, ...(onset && isBadShift(series.name, onset.direction) && !beganBefore ? { at: onset.at } : {}) }];
     if (onset) {
-      const change = `${series.name} at ${series.service} went ${onset.direction} from ${round(onset.baseline)} to ${round(onset.level)} at ${iso(onset.at)}${onset.recoveredAt ? `, back by ${iso(onset.recoveredAt)}` : ''}`;
-      const common = { ...base, at: onset.at, ...(onset.after !== undefined ? { earliest: onset.after } : {}), strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined && !removedBefore(board, series, points, spans.get(series.service)!), description: change };
+      // A ramp the window caught partway is dated from where its longer history shows it began.
+      const driftFrom = isBadShift(series.name, onset.direction) && onset.recoveredAt === undefined ? driftStartBefore(series, points, onset.at) : undefined;
+      const change =
+        driftFrom === undefined
+          ? `${series.name} at ${series.service} went ${onset.direction} from ${round(onset.baseline)} to ${round(onset.level)} at ${iso(onset.at)}${onset.recoveredAt ? `, back by ${iso(onset.recoveredAt)}` : ''}`
+          : `${series.name} at ${series.service} has gone ${onset.direction} steadily since ${iso(driftFrom)}, to ${round(onset.level)}`;
+      const common = { ...base, at: driftFrom ?? onset.at, ...(onset.after !== undefined ? { earliest: onset.after } : {}), strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined && !removedBefore(board, series, points, spans.get(series.service)!), description: change };
       if (isBadShift(series.name, onset.direction)) {
         const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
         // Earlier days and a longer history are earlier periods too: a count's usual scatter shows there as well.
