@@ -2,6 +2,7 @@ import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn, failureKindsOfChange } from './change-effects.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
+import type { Held } from './load-source.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import type { Principle } from './principles.ts';
 import { kindOf } from './service-map.ts';
@@ -38,8 +39,8 @@ export interface CategoryInputs {
   overloads: boolean;
   /** The root is the one caller still failing on a dependency its other callers came through (stale-view.ts). */
   heldStale?: boolean;
-  /** The root was named by its database as the holder of the locks the other sessions wait for (load-source.ts). */
-  holdsLocks?: boolean;
+  /** The root was named by its database as the holder of what it or its other sessions need: locks, a replication slot's log (load-source.ts). */
+  holds?: Held;
 }
 
 /** What the evidence at the root says, by vote (errors and metrics count double; "config" is a weak word). */
@@ -87,9 +88,9 @@ const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs,
 
 /** The category the evidence supports, and the principle that decided it: how the root was found, a capacity cut, the change, then what the root's evidence names. */
 export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
-  const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads, heldStale, holdsLocks } = inputs;
+  const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads, heldStale, holds } = inputs;
   // A client holding locks its database's other sessions wait for exhausts what they need, whatever its own evidence says.
-  if (holdsLocks) return { category: 'resource-exhaustion', principle: 'mechanism-locks' };
+  if (holds) return { category: 'resource-exhaustion', principle: holds === 'locks' ? 'mechanism-locks' : 'mechanism-retained-log' };
   const voted = votedCategory(rootSignals);
   // What the caller holds from before is its own configuration, unless its failures name a mechanism outright (a pinned certificate).
   if (heldStale) return { category: voted && decisiveCategories.has(voted) ? voted : 'config', principle: 'sole-failing-caller' };

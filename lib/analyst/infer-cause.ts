@@ -17,7 +17,7 @@ import { retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords } fro
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
-import { capacityBehind, clientToBlame, isSharedCapacity, isStarved, lockHolderWords, namesOwnFault, replicaSource, tenantsOf } from './load-source.ts';
+import { capacityBehind, clientToBlame, isSharedCapacity, isStarved, lockHolderWords, namesOwnFault, replicaSource, slotHolderWords, tenantsOf, type Held } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
@@ -62,6 +62,8 @@ export interface IncidentCause {
   overloads?: string;
   /** The root took the account quota it shares with this service, which is throttled for it. */
   starves?: string;
+  /** The resource on which the root holds what it or its other clients need (locks, a replication slot's log). */
+  holdsOn?: string;
   /** The root is the one caller still failing on a dependency its other callers came through. */
   staleView?: StaleView;
   /** The caller of an external root also calls another external provider. */
@@ -299,7 +301,8 @@ const incidentFrom = (
   }
   let overload = false;
   let runLoad: RunLoad | undefined;
-  let locksHeldOn: string | undefined;
+  /** The resource on which the root holds what it or its other clients need, and what. */
+  let heldOn: { resource: string; held: Held } | undefined;
   /** The resource whose own account of its load named the root as the client doing it. */
   let namedBy: string | undefined;
   let sharedQuotaWith: string | undefined;
@@ -311,12 +314,12 @@ const incidentFrom = (
     if (culprit) {
       applied.push(...(holders.coTenants ? (['co-tenant-took-quota'] as const) : []), culprit.principle);
       // A client whose own load is the cause is where it starts; one that failed on the resource may itself be held up further on.
-      const onward = culprit.overload || culprit.holdsLocks ? [culprit.service] : follow(culprit.service, chain);
+      const onward = culprit.overload || culprit.holds ? [culprit.service] : follow(culprit.service, chain);
       chain.push(...onward);
       root = onward.at(-1)!;
       overload = root === culprit.service && culprit.overload === true;
       runLoad = root === culprit.service ? culprit.runs : undefined;
-      locksHeldOn = root === culprit.service && culprit.holdsLocks ? loaded : undefined;
+      heldOn = root === culprit.service && culprit.holds ? { resource: loaded, held: culprit.holds } : undefined;
       namedBy = root === culprit.service && culprit.principle === 'resource-names-its-client' ? loaded : undefined;
       suspectChange = root === culprit.service ? culprit.change : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
       tiedByTimeOnly = culprit.principle === 'early-client-is-load' || culprit.principle === 'client-change-at-shared-resource';
@@ -333,7 +336,7 @@ const incidentFrom = (
     suspectChange = flood.change;
     overload = false;
     runLoad = undefined;
-    locksHeldOn = undefined;
+    heldOn = undefined;
     namedBy = undefined;
   }
 
@@ -376,7 +379,7 @@ const incidentFrom = (
     wroteBadData: writer !== undefined,
     overloads: overload,
     heldStale: heldStale !== undefined,
-    holdsLocks: locksHeldOn !== undefined,
+    ...(heldOn ? { holds: heldOn.held } : {}),
   });
   // A client whose load a resource cannot take is throttled by that resource, not by a limit of its own: the resource's demand says by how much.
   const overloadedThrottle = (found: Mechanism | undefined): Mechanism | undefined => {
@@ -401,8 +404,10 @@ const incidentFrom = (
       ? { label: 'flood', category: category.category, words: floodWords(flood, flooded), principle: 'flood-from-upstream' }
       : runLoad && root === runLoad.client
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
-      : locksHeldOn
-      ? { label: 'locks', category: category.category, words: lockHolderWords(root, locksHeldOn), principle: 'mechanism-locks' }
+      : heldOn?.held === 'locks'
+      ? { label: 'locks', category: category.category, words: lockHolderWords(root, heldOn.resource), principle: 'mechanism-locks' }
+      : heldOn?.held === 'retained log'
+      ? { label: 'retained log', category: category.category, words: slotHolderWords(root, heldOn.resource), principle: 'mechanism-retained-log' }
       : loadedAs && !loadedAs.restatesChange
       ? loadedAs
       : overloadedThrottle(mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)));
@@ -441,6 +446,7 @@ const incidentFrom = (
     ...(heldStale ? { staleView: heldStale } : {}),
     overloads: overload && !sharedQuotaWith ? loaded : undefined,
     starves: overload ? sharedQuotaWith : undefined,
+    ...(heldOn ? { holdsOn: heldOn.resource } : {}),
     alternativeProvider:
       kindOf(board, root) === 'external' && (callerOfRoot === undefined ? [] : dependenciesOf(board, callerOfRoot)).some((name) => name !== root && kindOf(board, name) === 'external'),
     alreadyRestarting: rootSignals.some((signal) => restartWords.test(signal.text)),

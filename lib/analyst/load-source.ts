@@ -1,5 +1,6 @@
 import { severityOf } from '../analysis/log-templates.ts';
 import { detectOnset } from '../analysis/onset.ts';
+import { fitTrend } from '../analysis/trend.ts';
 import { causesIn } from './cause-signals.ts';
 import { loadFollowsRuns, type RunLoad } from './client-runs.ts';
 import { startsWork } from './change-effects.ts';
@@ -16,6 +17,9 @@ import { isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
  * Who generates the load on a resource, or holds it: the client whose demand or hold grew before
  * the resource ran out, a job that started just before, a co-tenant of an account-wide quota.
  */
+
+/** What a client can hold on a database that its other clients or the database itself need: locks, or the log kept for its replication slot. */
+export type Held = 'locks' | 'retained log';
 
 /** Kinds of service that hold state or queue work: when saturated, usually a client drove them there. */
 export const sharedResourceKinds = new Set(['rds', 'dynamodb', 'sqs', 'sns', 's3', 'elasticache', 'kinesis']);
@@ -102,16 +106,16 @@ export const clientToBlame = (
   resource: string,
   onsetOf: (service: string) => number,
   clients: readonly string[],
-): { service: string; change?: Change; overload?: boolean; principle: Principle; runs?: RunLoad; holdsLocks?: boolean } | undefined => {
+): { service: string; change?: Change; overload?: boolean; principle: Principle; runs?: RunLoad; holds?: Held } | undefined => {
   const resourceOnset = onsetOf(resource);
   // What the resource says about who uses it outranks what the clients that fail with it report.
   const named = clientNamedByResource(board, resource, clients);
   if (named) {
     const troubleAtClients = Math.min(...clients.map(onsetOf));
     const since = named.since ?? (Number.isFinite(troubleAtClients) ? troubleAtClients : resourceOnset);
-    // A client holding locks the others wait for is not load: it holds what they need.
+    // A client holding what the others or the database need (locks, a replication slot's log) is not load: it holds it.
     const change = suspectChangeFor(board.changes, new Set([named.service]), since);
-    return { service: named.service, change, overload: !named.holdsLocks, principle: 'resource-names-its-client', ...(named.holdsLocks ? { holdsLocks: true } : {}) };
+    return { service: named.service, change, overload: named.holds === undefined, principle: 'resource-names-its-client', ...(named.holds ? { holds: named.holds } : {}) };
   }
   // A client whose every run the load follows, up at its start and down at its end, is that load, whenever the trouble was first seen.
   const runs = loadFollowsRuns(board, resource, clients);
@@ -176,7 +180,7 @@ const GREW_FACTOR = 1;
  * its heaviest work (a top-SQL or slow-query line) names a statement; the one client whose own logs
  * issue the same statement (verb and table) is the one loading it.
  */
-export const clientNamedByResource = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holdsLocks?: boolean } | undefined => {
+export const clientNamedByResource = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holds?: Held } | undefined => {
   const grown = clients.flatMap((client) =>
     board.series
       .filter((series) => series.service === resource && Object.values(series.dimensions ?? {}).includes(client))
@@ -186,7 +190,7 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
       }),
   );
   if (new Set(grown.map((item) => item.service)).size === 1) return grown[0];
-  const holder = lockHolderNamedBy(board, resource, clients);
+  const holder = lockHolderNamedBy(board, resource, clients) ?? slotHolderOf(board, resource, clients);
   if (holder) return holder;
   const user = slowQueryUserNamedBy(board, resource, clients);
   if (user) return user;
@@ -242,7 +246,7 @@ const slowQueryUserNamedBy = (board: EvidenceBoard, resource: string, clients: r
  * waits name as the holder, and the database user those sessions log in as, which names one client
  * (every word of the user is a word of the client's name: `seat_recount` is `seat-recount-cron`).
  */
-const lockHolderNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holdsLocks: true } | undefined => {
+const lockHolderNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holds: Held } | undefined => {
   const lines = board.logs.filter((line) => line.service === resource);
   const waits = lines.filter((line) => line.message.match(lockHolder));
   const holders = new Set(waits.flatMap((line) => [...line.message.matchAll(lockHolder)].map((match) => match[1]!)));
@@ -252,8 +256,60 @@ const lockHolderNamedBy = (board: EvidenceBoard, resource: string, clients: read
     return session && holders.has(session[2]!) ? [session[1]!] : [];
   }));
   const named = clients.filter((client) => [...users].some((user) => userNamesClient(user, client)));
-  return named.length === 1 ? { service: named[0]!, holdsLocks: true, ...(waits[0] ? { since: waits[0].at } : {}) } : undefined;
+  return named.length === 1 ? { service: named[0]!, holds: 'locks', ...(waits[0] ? { since: waits[0].at } : {}) } : undefined;
 };
+
+/** A database's measures of the write-ahead log it keeps for its replication slots. */
+const retainedLogMeasure = /replication.?slot|TransactionLogsDiskUsage|transaction.?logs?.?(disk|usage)|\bwal\b.*(retained|disk|size)/i;
+/** A change that stopped a client's work: a replication or change-data-capture task stopped, paused or disabled, in words or by its API call. */
+const stoppedWork = /\b(stop(ped|s)?|paus(e|ed|es|ing)|disabl(e|ed|es)|suspend(ed|s)?)\b/i;
+const stoppingCall = /\b(Stop|Pause|Disable|Suspend)[A-Z]\w*/;
+/** A slot keeps its log for as long as its consumer stays away: weeks, for a task paused and forgotten. */
+const SLOT_HOLD_REACH_MS = 30 * 24 * 60 * 60_000;
+/** A client whose measures stopped this long before the evidence ends, after at least a few points, went silent. */
+const SILENCE_MS = 6 * 60 * 60_000;
+const FEWEST_SILENT_POINTS = 3;
+/** A line fits a climb this well when the log a slot keeps grows at the steady rate the database writes. */
+const STEADY_CLIMB_FIT = 0.8;
+
+/** When the log a database keeps for its replication slots began to grow: its step up, or the first point of a steady climb. */
+const retainedLogGrowing = (board: EvidenceBoard, resource: string): number | undefined => {
+  const starts = board.series
+    .filter((series) => series.service === resource && retainedLogMeasure.test(series.name))
+    .flatMap((series) => {
+      const points = series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+      const onset = detectOnset(points);
+      if (onset?.direction === 'up' && onset.recoveredAt === undefined) return [onset.at];
+      const climb = fitTrend(points);
+      return climb && climb.slopePerHour > 0 && climb.r2 >= STEADY_CLIMB_FIT ? [climb.from] : [];
+    });
+  return starts.length > 0 ? Math.min(...starts) : undefined;
+};
+
+/**
+ * The client that holds a database's replication slot: the log the database keeps for its slots
+ * grows from when one client that reads its changes was stopped, and keeps growing while it stays
+ * away. The database is filled by what it must keep for that client, not by its writers.
+ */
+const slotHolderOf = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since: number; holds: Held } | undefined => {
+  const growing = retainedLogGrowing(board, resource);
+  if (growing === undefined) return undefined;
+  const near = (at: number) => at <= growing + SAME_TIME_MS && growing - at <= SLOT_HOLD_REACH_MS;
+  const stopped = board.changes.filter((change) => clients.includes(change.service) && (stoppedWork.test(change.summary) || stoppingCall.test(change.summary)) && near(change.at));
+  // Without the stop on record, the client's own measures going silent while the others go on says its work stopped.
+  const end = windowOf(board)?.end;
+  const silent = clients.flatMap((client) => {
+    const lasts = board.series.filter((series) => series.service === client && series.points.length >= FEWEST_SILENT_POINTS).map((series) => Date.parse(series.points.at(-1)![0]));
+    const last = lasts.length > 0 ? Math.max(...lasts) : undefined;
+    return last !== undefined && end !== undefined && end - last >= SILENCE_MS && near(last) ? [{ service: client, at: last }] : [];
+  });
+  const stops = [...stopped.map((change) => ({ service: change.service, at: change.at })), ...silent];
+  const holders = new Set(stops.map((stop) => stop.service));
+  return holders.size === 1 ? { service: stops[0]!.service, since: Math.min(...stops.map((stop) => stop.at)), holds: 'retained log' } : undefined;
+};
+
+export const slotHolderWords = (holder: string, database: string): string =>
+  `${holder} reads ${database}'s changes through a replication slot and was stopped: ${database} keeps every write-ahead log (WAL) segment since for it, so the retained log fills ${database}'s storage.`;
 
 export const lockHolderWords = (holder: string, database: string): string =>
   `${holder} holds locks on ${database} and does not release them: ${database}'s lock waits name ${holder}'s session as the holder, so the transactions of its other clients are blocked behind it.`;
@@ -272,8 +328,11 @@ const accountQuotaKinds = new Set(['lambda', 'apigateway']);
 export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): { tenants: string[]; coTenants: boolean } => {
   const kind = kindOf(board, root) ?? '';
   // A fault of the resource's own (a failing volume, an impaired zone, a refused certificate) is not its clients' doing,
-  // except temporary space filled by the queries its slow query log names.
-  if (namesOwnFault(board, rootSignals, root)) return { tenants: tempSpaceFilledBy(board, root) ? callersOf(board, root) : [], coTenants: false };
+  // except storage a client takes: temporary space filled by the queries its slow query log names, or log kept for its replication slot.
+  if (namesOwnFault(board, rootSignals, root)) {
+    const takenByClient = tempSpaceFilledBy(board, root) || slotHolderOf(board, root, callersOf(board, root)) !== undefined;
+    return { tenants: takenByClient ? callersOf(board, root) : [], coTenants: false };
+  }
   // An account-wide request quota (KMS, Parameter Store) is held by the clients of every resource of its service, not only this one's.
   if (drawsOnAccountQuota(board, root)) return { tenants: quotaTenantsOf(board, root), coTenants: true };
   if (isSharedCapacity(board, root)) return { tenants: callersOf(board, root), coTenants: false };

@@ -1,12 +1,14 @@
 import type { FindingDraft } from '../domain/finding.ts';
 import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.ts';
-import { actionPatterns } from './cause-signals.ts';
+import { severityOf } from '../analysis/log-templates.ts';
+import { actionPatterns, causesIn } from './cause-signals.ts';
 import type { Change, EvidenceBoard, Runbook } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import { poisonRecordOf, type PoisonRecord } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { kindOf } from './service-map.ts';
+import { severityOfLine } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
 import type { StaleHolding } from './stale-view.ts';
 
@@ -30,6 +32,8 @@ export interface RemediationInputs {
   alternativeProvider?: boolean;
   /** A change that lowered the root's capacity just before its trouble (a scheduled scale-in, a lowered maximum). */
   capacityCut?: Change;
+  /** The database whose storage the root's replication slot keeps, when that storage has already run out (writes fail for want of space). */
+  filledByHold?: string;
   /** A record that fails on every retry, and where it is stuck. */
   poison?: PoisonRecord;
   /** What the root, the one caller still failing on a dependency that serves the others, holds from before (stale-view.ts). */
@@ -43,9 +47,15 @@ const step = (action: RemediationAction, target: string, detail: string): Step =
  * (connections, threads, memory), unless the platform is restarting it already; storage and
  * throughput are not freed by a restart, they need capacity. Then the cause is fixed.
  */
-const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyRestarting: boolean): Step[] => {
+const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyRestarting: boolean, filledByHold: string | undefined): Step[] => {
   // Address space is neither freed by a restart nor scaled: it is added to (a secondary CIDR, larger subnets) or used more sparingly.
   if (mechanism === 'IP addresses') return [step('apply-fix', root, `Give ${root} more address space (a secondary CIDR or larger subnets), or use fewer addresses per workload (prefix delegation, fewer warm IPs).`)];
+  // The log a database keeps for a stopped consumer's replication slot is released only when the consumer reads it again, or the slot goes.
+  if (mechanism === 'retained log') {
+    const resume = step('restart', root, `Resume ${root} so it reads its replication slot again and the database can release the log it keeps for it; if ${root} is retired, drop its slot instead.`);
+    // A database already out of space takes writes again only with more room; the log is released only as the consumer catches up.
+    return filledByHold ? [step('scale', filledByHold, `Give ${filledByHold} more storage now, so it takes writes again while ${root} catches up.`), resume] : [resume];
+  }
   const consumed = mechanism === 'disk' || mechanism === 'replication lag' || mechanism === 'throttling' || mechanism === 'burst credits';
   if (consumed || alreadyRestarting) {
     return [step('scale', root, `Give ${root} more headroom (${mechanism === 'disk' ? 'storage' : 'capacity'}) now.`), step('apply-fix', root, `Remove what keeps consuming it at ${root}.`)];
@@ -101,7 +111,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, staleHolding }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, staleHolding, filledByHold }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -186,13 +196,17 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
         ? plan('remedy-repair-bad-data', [step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')])
         : plan('remedy-repair-bad-data', [step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)]);
     case 'resource-exhaustion':
-      return plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting));
+      return plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting, filledByHold));
     case 'dependency':
       return plan('remedy-escalate-dependency', [step('escalate', root, `Escalate to the owners of ${root}.`)]);
     case 'none':
       return { steps: [] };
   }
 };
+
+/** Whether a service's own error lines say its storage ran out ("No space left on device"). */
+const outOfSpace = (board: EvidenceBoard, service: string): boolean =>
+  board.logs.some((line) => line.service === service && severityOfLine(line) >= severityOf('ERROR') && causesIn(line.message).some((hit) => hit.label === 'disk'));
 
 /** What the plan for an inferred cause rests on: its category, mechanism, change, and the circumstances around the root. */
 export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause): RemediationInputs => ({
@@ -207,6 +221,7 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   overloads: cause.overloads ?? cause.starves,
   capacityCut: capacityCutAt(board, cause.root, cause.rootOnset),
   poison: poisonRecordOf(board, cause),
+  ...(cause.holdsOn && outOfSpace(board, cause.holdsOn) ? { filledByHold: cause.holdsOn } : {}),
   staleHolding: cause.staleView?.holding,
 });
 
