@@ -70,6 +70,12 @@ const levelOfLine = (line: { level: string; message: string }): string =>
 /** How severe a log line is, by the level it deserves (levelOfLine). */
 export const severityOfLine = (line: { level: string; message: string }): number => severityOf(levelOfLine(line));
 
+/**
+ * A login refused for its credentials, which a database logs as FATAL (the session ends before it
+ * begins): one such line is one client mistyping or holding an old password, not the database failing.
+ */
+const refusedLogin = (message: string): boolean => causesIn(message).some((hit) => hit.label === 'credentials');
+
 /** Bursts of errors: templates that were absent (or much rarer) early in the window and show up later. */
 const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
   const span = Math.max(window.end - window.start, 1);
@@ -102,7 +108,7 @@ const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
         at: template.firstSeen,
         strength: (worst >= 3 ? 1 : 0.4) * Math.min(1, Math.log2(1 + template.count) / 3),
         ongoing,
-        substantial: worst >= 4 || (worst >= 3 && template.count >= 3),
+        substantial: (worst >= 4 && !(template.count < 2 && refusedLogin(template.example))) || (worst >= 3 && template.count >= 3),
         ref: lines.find((line) => line.message === template.example)?.ref ?? lines[0]!.ref,
         description: `${template.count}× "${quoteMessage(template.example)}" at ${service} from ${iso(template.firstSeen)} to ${iso(template.lastSeen)}`,
         text: template.example,
@@ -132,6 +138,8 @@ const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onse
   if (/throttl|fail|dead|dlq|restart|oom|kill|unhealthy|evict|reject|block|denied|filtered|discard|crash/i.test(name) || waiting) return !stray && onset.relativeChange >= 0.5;
   if (/utili[sz]ation|cpu|memory|mem\b|disk|storage|percent/i.test(name) && onset.direction === 'up') return onset.level >= 80;
   if (/latency|duration|response.?time|p9\d|wait/i.test(name)) return onset.relativeChange >= 1;
+  // Connections held open rise and fall with the work a few tens of percent; a pool filling up at least doubles them.
+  if (/connection/i.test(name) && onset.direction === 'up') return onset.relativeChange >= 1;
   if (/error|fault|5xx|4xx|timeout|exception/i.test(name)) {
     if (stray) return false;
     return demandLevel !== undefined && demandLevel > 0 ? onset.level / demandLevel >= 0.01 : onset.relativeChange >= 1;
