@@ -119,9 +119,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'stale-data-writer',
   // Found on an origin overloaded by a CDN whose new cache key stopped it hitting (edge).
   'cache-misses-are-load',
-  // Lost its second family when the gym check-in table's throttling was read as an hourly report's runs
-  // (load-follows-client-runs), which the answer key names; search indexing (compute) only today.
-  'client-change-at-shared-resource',
   // Found on a blind monthly job whose one long transaction held the row locks a web tier waited on (compute).
   'mechanism-locks',
   // Found on change-data-capture tasks stopped while their replication slots kept the database's log (other only: a
@@ -145,13 +142,9 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'provider-is-external',
   'provider-failing-calls',
   'remedy-provider-failover-or-limit',
-  // Fallbacks for an incident nothing else explains: as more incidents are explained, one family is left (an origin's
+  // A fallback for an incident nothing else explains: as more incidents are explained, one family is left (an origin's
   // lapsed certificate behind a CDN shaped a second until the CDN's own log fields stopped reading as certificate words).
-  'dependency-or-undetermined',
   'remedy-escalate-dependency',
-  // Shaped a second family only through a wrong finding: an OOM cycle after a release (compute) called undetermined and
-  // blamed on its caller, until an error rate that came back and was out again counted as ongoing.
-  'unexplained-alert-is-incident',
 ]);
 
 const { scenarios } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);
