@@ -2,7 +2,7 @@ import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn, failureKindsOfChange } from './change-effects.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
-import type { Held } from './load-source.ts';
+import { heldMechanisms, type Held } from './load-source.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import type { Principle } from './principles.ts';
 import { kindOf } from './service-map.ts';
@@ -90,7 +90,7 @@ const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs,
 export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
   const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads, heldStale, holds } = inputs;
   // A client holding locks its database's other sessions wait for exhausts what they need, whatever its own evidence says.
-  if (holds) return { category: 'resource-exhaustion', principle: holds === 'locks' ? 'mechanism-locks' : 'mechanism-retained-log' };
+  if (holds) return { category: 'resource-exhaustion', principle: heldMechanisms[holds].principle };
   const voted = votedCategory(rootSignals);
   // What the caller holds from before is its own configuration, unless its failures name a mechanism outright (a pinned certificate).
   if (heldStale) return { category: voted && decisiveCategories.has(voted) ? voted : 'config', principle: 'sole-failing-caller' };

@@ -17,7 +17,7 @@ import { retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords } fro
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
-import { capacityBehind, clientToBlame, isSharedCapacity, isStarved, lockHolderWords, namesOwnFault, replicaSource, slotHolderWords, tenantsOf, type Held } from './load-source.ts';
+import { capacityBehind, clientToBlame, heldMechanisms, isSharedCapacity, isStarved, namesOwnFault, replicaSource, tenantsOf, type Held } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
@@ -404,10 +404,8 @@ const incidentFrom = (
       ? { label: 'flood', category: category.category, words: floodWords(flood, flooded), principle: 'flood-from-upstream' }
       : runLoad && root === runLoad.client
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
-      : heldOn?.held === 'locks'
-      ? { label: 'locks', category: category.category, words: lockHolderWords(root, heldOn.resource), principle: 'mechanism-locks' }
-      : heldOn?.held === 'retained log'
-      ? { label: 'retained log', category: category.category, words: slotHolderWords(root, heldOn.resource), principle: 'mechanism-retained-log' }
+      : heldOn
+      ? { label: heldOn.held, category: category.category, words: heldMechanisms[heldOn.held].words(root, heldOn.resource), principle: heldMechanisms[heldOn.held].principle }
       : loadedAs && !loadedAs.restatesChange
       ? loadedAs
       : overloadedThrottle(mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)));

@@ -308,10 +308,10 @@ const slotHolderOf = (board: EvidenceBoard, resource: string, clients: readonly 
   return holders.size === 1 ? { service: stops[0]!.service, since: Math.min(...stops.map((stop) => stop.at)), holds: 'retained log' } : undefined;
 };
 
-export const slotHolderWords = (holder: string, database: string): string =>
+const slotHolderWords = (holder: string, database: string): string =>
   `${holder} reads ${database}'s changes through a replication slot and was stopped: ${database} keeps every write-ahead log (WAL) segment since for it, so the retained log fills ${database}'s storage.`;
 
-export const lockHolderWords = (holder: string, database: string): string =>
+const lockHolderWords = (holder: string, database: string): string =>
   `${holder} holds locks on ${database} and does not release them: ${database}'s lock waits name ${holder}'s session as the holder, so the transactions of its other clients are blocked behind it.`;
 
 /**
@@ -420,3 +420,8 @@ const isReactionTo = (resource: string, signal: Signal, signals: readonly Signal
   return !aboutOther && (retryWords.test(signal.text) || waitedOnly || causesIn(signal.text).some((hit) => hit.label === 'throttling'));
 };
 
+/** What each hold is: the principle that words it and its sentence for the summary. */
+export const heldMechanisms: Readonly<Record<Held, { principle: Principle; words: (holder: string, database: string) => string }>> = {
+  locks: { principle: 'mechanism-locks', words: lockHolderWords },
+  'retained log': { principle: 'mechanism-retained-log', words: slotHolderWords },
+};

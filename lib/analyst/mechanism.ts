@@ -36,7 +36,6 @@ const mechanismPrinciples: Readonly<Record<string, Principle>> = {
   'replication lag': 'mechanism-replication-lag',
   'table scan': 'mechanism-table-scan',
   locks: 'mechanism-locks',
-  'retained log': 'mechanism-retained-log',
   throttling: 'mechanism-throttling',
   certificate: 'mechanism-certificate',
   'disabled key': 'mechanism-disabled-key',
