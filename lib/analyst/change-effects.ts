@@ -35,6 +35,8 @@ const settingEffects: readonly { label: string; pattern: RegExp }[] = [
   { label: 'redelivery', pattern: /visibility.?timeout|maxReceiveCount|redrive|deduplication/i },
   { label: 'undelivered', pattern: /filter.?polic|subscription|unsubscribe|event.?source.?mapping|event.?pattern|PutTargets|RemoveTargets|DisableRule|\bdisabled?\b/i },
   { label: 'health checks', pattern: /health.?check|healthy.?threshold|grace.?period/i },
+  // Where a name or setting points clients decides which server their writes reach.
+  { label: 'wrong endpoint', pattern: /\bdns\b|resource.?record|record.?set|hosted.?zone|\bcname\b|endpoint|\bhost(name)?\b/i },
   // Images a registry expires or deletes (a lifecycle policy, BatchDeleteImage) are gone for the tasks that still name them.
   { label: 'missing image', pattern: /BatchDeleteImage|\becr\b.{0,80}lifecycle|lifecycle.{0,80}(\becr\b|repositor|image)|images? .{0,40}(expired|deleted|untagged|purged)|(expire|delete|untag|purge)[sd]? .{0,40}images?\b/i },
 ];
@@ -62,6 +64,8 @@ const unnamedFailures: readonly { label: string; pattern: RegExp }[] = [
   { label: 'redelivery', pattern: /duplicate|twice|redeliver|more than once|receive.?count|MessagesReceived|dead.?letter|\bdlq\b/i },
   { label: 'undelivered', pattern: /filtered|undeliver|not delivered|never (got|received|arrived)|missing (email|message|notification)s?/i },
   { label: 'health checks', pattern: /health.?checks?|unhealthy|UnHealthyHost/i },
+  // Writes a read-only server refuses (a replica, a reader endpoint, a demoted writer): the writer reached the wrong server.
+  { label: 'wrong endpoint', pattern: /read.only transaction|read.only (mode|replica|server|node)|--read-only option|super_read_only|READONLY You can't write/i },
   // Requests given up on before their answer came: a gateway's 504, a peer that closed the connection, a client that aborted.
   { label: 'cut off', pattern: /(^|[^0-9])504([^0-9]|$)|gateway.?time.?out|EPIPE|client closed|closed (the )?connection|(^|[^0-9])499([^0-9]|$)|aborted after|deadline exceeded/i },
   // An identity the callee no longer accepts: HTTP 401 and the words APIs answer it with.

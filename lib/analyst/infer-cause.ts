@@ -11,6 +11,7 @@ import { workResumption } from './work-resumption.ts';
 import { explainingChange, suspectChangeFor } from './explaining-change.ts';
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { staleDataWords, staleDataWriter } from './stale-data.ts';
+import { repointedEndpointOf, repointedEndpointWords, type RepointedEndpoint } from './repointed-endpoint.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
 import { latentSettingAt } from './latent-setting.ts';
 import { retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords } from './retry-amplification.ts';
@@ -66,6 +67,8 @@ export interface IncidentCause {
   holdsOn?: string;
   /** The root is the one caller still failing on a dependency its other callers came through. */
   staleView?: StaleView;
+  /** A change at the root that sent its clients' writes to a read-only server. */
+  repointed?: RepointedEndpoint;
   /** The caller of an external root also calls another external provider. */
   alternativeProvider: boolean;
   alreadyRestarting: boolean;
@@ -368,6 +371,7 @@ const incidentFrom = (
   const heldStale = staleView && root === staleView.caller ? staleView : undefined;
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
   const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
+  const repointed = foundByEffect && suspectChange?.service === root ? repointedEndpointOf(suspectChange, current, symptom) : undefined;
   const category = categoryTraced({
     board,
     root,
@@ -404,6 +408,8 @@ const incidentFrom = (
       ? { label: 'flood', category: category.category, words: floodWords(flood, flooded), principle: 'flood-from-upstream' }
       : runLoad && root === runLoad.client
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
+      : repointed
+      ? { label: 'wrong endpoint', category: category.category, words: repointedEndpointWords(repointed), principle: 'mechanism-wrong-endpoint' }
       : heldOn
       ? { label: heldOn.held, category: category.category, words: heldMechanisms[heldOn.held].words(root, heldOn.resource), principle: heldMechanisms[heldOn.held].principle }
       : loadedAs && !loadedAs.restatesChange
@@ -442,6 +448,7 @@ const incidentFrom = (
     suspectChange,
     callerOfRoot,
     ...(heldStale ? { staleView: heldStale } : {}),
+    ...(repointed ? { repointed } : {}),
     overloads: overload && !sharedQuotaWith ? loaded : undefined,
     starves: overload ? sharedQuotaWith : undefined,
     ...(heldOn ? { holdsOn: heldOn.resource } : {}),

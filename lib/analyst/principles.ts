@@ -81,6 +81,7 @@ export const principles = {
   'mechanism-credentials': 'credentials refused at sign-in are no longer valid',
   'mechanism-access-denied': 'calls are denied when a permission they need is missing or was removed',
   'mechanism-network': 'a network path that stops carrying traffic makes connections fail',
+  'mechanism-wrong-endpoint': 'writes refused by a server that only reads reached it through a change to where clients connect (a DNS record, an endpoint): the change is the fault, and the clients keep their connections to the reader until restarted',
   'mechanism-bad-data': 'a reader fails on records it cannot process',
   'mechanism-code-defect': 'code that fails on values it does not expect has a defect',
   'mechanism-infrastructure': 'impaired infrastructure under a resource degrades it',

@@ -38,6 +38,8 @@ export interface RemediationInputs {
   poison?: PoisonRecord;
   /** What the root, the one caller still failing on a dependency that serves the others, holds from before (stale-view.ts). */
   staleHolding?: StaleHolding;
+  /** The clients a change at the root pointed at a read-only server (repointed-endpoint.ts). */
+  repointedClients?: readonly string[];
 }
 
 const step = (action: RemediationAction, target: string, detail: string): Step => ({ action, target, detail });
@@ -111,7 +113,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, staleHolding, filledByHold }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, staleHolding, filledByHold, repointedClients }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -125,6 +127,13 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
     return plan('sole-failing-caller', [
       step('restart', root, `Restart ${root} so it drops the ${staleHolding} it cached and reads the current one.`),
       step('apply-fix', root, `Make ${root} refresh its ${staleHolding} when calls fail (a short DNS TTL, re-reading the secret on an authentication error), as the callers that recovered do.`),
+    ]);
+  }
+  // Reverting where the name points helps new connections only: the clients' pools keep their connections to the reader.
+  if (repointedClients && change) {
+    return plan('remedy-undo-change', [
+      step('revert-config', root, `Revert the change${undo} so the name points at the writer again.`),
+      ...repointedClients.map((client) => step('restart', client, `Restart ${client} so its pool drops the connections it holds to the read-only server and connects to the writer.`)),
     ]);
   }
   // Capacity someone cut is given back now, and the setting that cut it (a schedule, a maximum) reverted so it does not happen again.
@@ -223,6 +232,7 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   poison: poisonRecordOf(board, cause),
   ...(cause.holdsOn && outOfSpace(board, cause.holdsOn) ? { filledByHold: cause.holdsOn } : {}),
   staleHolding: cause.staleView?.holding,
+  ...(cause.repointed ? { repointedClients: cause.repointed.clients } : {}),
 });
 
 /** Remediation actions named in a runbook's steps, in order. */
