@@ -290,7 +290,9 @@ function analyseSeries(sorted: readonly Point[], thresholds: Thresholds): Series
   const runs = collectRuns(departures, thresholds, values.length);
   const excursions = runs.map((run, i): Excursion => {
     const from = runs[i - 1]?.end ?? 0;
-    const rampIndex = rampStart(times, standardized, { from, start: run.start, end: run.end }, run.direction);
+    const hinge = rampStart(times, standardized, { from, start: run.start, end: run.end }, run.direction);
+    // A line fitted through a climb and the ceiling it stops at meets the baseline early: the climb begins at its first point off the baseline.
+    const rampIndex = hinge === undefined ? undefined : firstDeparting(values, hinge, run.end, median(values.slice(from, hinge)), sigma, run.direction);
     const start = rampIndex ?? run.start;
     const before = values.slice(from, start);
     const baseline = before.length >= MIN_BASELINE_POINTS ? median(before) : baselineLevel;
@@ -301,6 +303,17 @@ function analyseSeries(sorted: readonly Point[], thresholds: Thresholds): Series
     return { start, end: run.end, baseline, level, ...shiftFrom(baseline, level) };
   });
   return { times, values, excursions };
+}
+
+/** A point within this many noise sigmas of the baseline is still at it. */
+const AT_BASELINE_SIGMAS = 2;
+
+/** The first point from `start` that departs from `baseline` in `direction` by more than the noise; `start` when none before the last. */
+function firstDeparting(values: readonly number[], start: number, end: number, baseline: number, sigma: number, direction: Direction): number {
+  const sign = direction === 'up' ? 1 : -1;
+  let index = start;
+  while (index < end - MIN_REGIME_POINTS && sign * (values[index]! - baseline) <= AT_BASELINE_SIGMAS * sigma) index++;
+  return index;
 }
 
 /**

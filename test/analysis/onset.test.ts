@@ -58,6 +58,15 @@ describe('detectOnset', () => {
     expect(onset!.level).toBeGreaterThan(590);
   });
 
+  it('dates a climb that stops at a ceiling (a pool at its limit) from its first point off the baseline, never before', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const onset = detectOnset(series(130, (i) => Math.min(600, 118 + (i >= 62 ? 10 * (i - 61) : 0)), 2, seed));
+      expect(onset?.direction).toBe('up');
+      expect(onset!.at).toBeGreaterThanOrEqual(at(61));
+      expect(onset!.at).toBeLessThanOrEqual(at(63));
+    }
+  });
+
   it('says which point was the last at the old level: a coarse series dates a shift late by up to a period', () => {
     const coarse = series(24, (i) => (i >= 15 ? 600 : 180), 3, 11).map((point, index) => ({ ...point, t: START + index * 4 * PERIOD }));
     const onset = detectOnset(coarse);
