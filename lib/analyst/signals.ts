@@ -59,13 +59,20 @@ const failureStated = /\b(error|exception|fail(s|ed|ure)?|refused|denied|expired
 /** Words by which a line says the failure it reports was got past ("retried ok", "client retried with a new URL"). */
 const recoveryStated = /\b(retried|retry) (ok|succeeded|successfully)\b|\b(succeeded|ok) (on|after) (a |the )?(retry|retries|attempt \d+)\b|\bretried with (a )?(new|fresh|refreshed)\b/i;
 
+/** Words by which a warning says what it measured is still inside what was allowed ("clock skew 11s within tolerance"). */
+const withinAllowance = /(?<!\bnot )\bwithin (the |its )?(tolerance|allowance|limits?|SLA|SLO)\b/i;
+
 /**
  * The level a log line deserves: its own, or ERROR when its words state a failure with a cause
  * (a TLS handshake error on an expired certificate that a server logs at INFO), unless they also
- * say it was got past. A level is what the code's author chose; the words say what happened.
+ * say it was got past; a warning that says its reading is within what is allowed reports no trouble.
+ * A level is what the code's author chose; the words say what happened.
  */
-const levelOfLine = (line: { level: string; message: string }): string =>
-  severityOf(line.level) < severityOf('ERROR') && failureStated.test(line.message) && !recoveryStated.test(line.message) && causesIn(line.message).length > 0 ? 'ERROR' : line.level;
+const levelOfLine = (line: { level: string; message: string }): string => {
+  const below = severityOf(line.level) < severityOf('ERROR');
+  if (below && failureStated.test(line.message) && !recoveryStated.test(line.message) && causesIn(line.message).length > 0) return 'ERROR';
+  return below && withinAllowance.test(line.message) ? 'INFO' : line.level;
+};
 
 /** How severe a log line is, by the level it deserves (levelOfLine). */
 export const severityOfLine = (line: { level: string; message: string }): number => severityOf(levelOfLine(line));

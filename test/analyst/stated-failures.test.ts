@@ -17,6 +17,13 @@ describe('a log line whose words state a failure', () => {
     expect(severityOfLine({ level: 'INFO', message: 'batch done: 412 synced, 0 failed' })).toBe(severityOf('INFO'));
     expect(severityOfLine({ level: 'FATAL', message: 'x509: certificate has expired' })).toBe(severityOf('FATAL'));
   });
+
+  it('is no trouble when a warning says its reading is within what is allowed, and still a warning when it is not', () => {
+    expect(severityOfLine({ level: 'WARN', message: 'Stripe webhook timestamp skew 11s within tolerance (300s), accepting' })).toBe(severityOf('INFO'));
+    expect(severityOfLine({ level: 'WARN', message: 'model endpoint p95 58ms above 50ms budget; scores still within SLA' })).toBe(severityOf('INFO'));
+    expect(severityOfLine({ level: 'WARN', message: 'clock skew 412s not within tolerance (300s)' })).toBe(severityOf('WARN'));
+    expect(severityOfLine({ level: 'ERROR', message: 'batch 7 failed after 3 retries; error budget still within SLO' })).toBe(severityOf('ERROR'));
+  });
 });
 
 /** A service behind a load balancer whose certificate expired at minute 45, after its own scheduled scale-out at minute 30. */
