@@ -23,7 +23,7 @@ import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import type { Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { judgeHealth, type Explanation } from './health-verdict.ts';
-import { labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
+import { heldConnectionsWords, labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { calleesOf, collectSignals, isFault, severityOfLine, windowOf, type Signal } from './signals.ts';
@@ -394,7 +394,7 @@ const incidentFrom = (
   };
   // The resource that named the client says how its work loads it (its queries scan): the client's own refusals are the symptom.
   const loadedAs = namedBy && root !== writer?.service ? mechanismOf(root, accountOf(board, namedBy), suspectChange, changeCategory) : undefined;
-  const mechanism: Mechanism | undefined = heldStale
+  const found: Mechanism | undefined = heldStale
     ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
     : stale && root === stale.service && suspectChange === stale.change
       ? { label: 'stale data', category: category.category, words: staleDataWords(stale), principle: 'stale-data-writer' }
@@ -415,6 +415,9 @@ const incidentFrom = (
       : loadedAs && !loadedAs.restatesChange
       ? loadedAs
       : overloadedThrottle(mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)));
+  // A client refused with the others by a database whose connections it took, not by load of its own, is holding them.
+  const leaked = found?.label === 'connections' && loaded !== root && !overload ? heldConnectionsWords(root, loaded, signals.filter((signal) => signal.service === loaded)) : undefined;
+  const mechanism = leaked && found ? { ...found, words: leaked } : found;
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
   const others = anomalies

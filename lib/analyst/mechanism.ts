@@ -106,6 +106,15 @@ export const labelsAt = (rootSignals: readonly Signal[]): string[] => {
   return [...votes.entries()].sort((a, b) => b[1] - a[1]).map(([label]) => label);
 };
 
+/**
+ * A client refused connections by a shared database whose connection count climbed: the client holds
+ * what it opened, and the database refuses everyone once its limit is reached.
+ */
+export const heldConnectionsWords = (client: string, resource: string, resourceSignals: readonly Signal[]): string | undefined =>
+  rises(resourceSignals, /connection/i)
+    ? `${client} holds connections to ${resource} that it does not release (a connection leak): the connections ${resource} holds keep climbing until its limit is reached, and then every client of ${resource} is refused new ones.`
+    : undefined;
+
 const rotation = /rotat|new (secret|password|key) version|PutSecretValue|UpdateSecret/i;
 const revocation = /revoke|remov|delet|deny|replac/i;
 

@@ -31,3 +31,37 @@ describe('a client pool that never releases its connections', () => {
     expect(diagnosis.draft.remediation.map((step) => step.action)).toEqual(['restart', 'apply-fix']);
   });
 });
+
+/** Two clients of one database; `webhook` released at minute 40; both refused from minute 100. */
+const sharedDatabase = (connectionsClimb: boolean) =>
+  boardFrom({
+    brief: 'CloudWatch alarm orders-db-connections-high is in ALARM',
+    services: [
+      { name: 'storefront', kind: 'ecs', dependsOn: ['orders-db'] },
+      { name: 'webhook', kind: 'lambda', dependsOn: ['orders-db'] },
+      { name: 'orders-db', kind: 'rds' },
+    ],
+    alarms: [{ name: 'orders-db-connections-high', service: 'orders-db', state: 'ALARM', since: at(START, 100) }],
+    changes: [{ service: 'webhook', timestamp: at(START, 40), kind: 'deploy', summary: 'webhook v2.3.0 published as version 57' }],
+    metrics: [
+      { service: 'orders-db', name: 'DatabaseConnections', points: series(START, 130, (minute) => (connectionsClimb ? Math.min(600, 120 + (minute > 41 ? 8 * (minute - 41) : 0)) : 120 + (minute % 3))) },
+      { service: 'orders-db', name: 'CPUUtilization', points: series(START, 130, () => 20) },
+    ],
+    logs: [
+      ...Array.from({ length: 20 }, (_, index) => ({ service: 'storefront', timestamp: at(START, index * 5), level: 'INFO', message: `GET /basket 200 ${30 + index}ms` })),
+      ...Array.from({ length: 15 }, (_, index) => ({ service: 'storefront', timestamp: at(START, 101 + index * 2), level: 'ERROR', message: 'HikariPool-1 - Connection is not available: Too many connections' })),
+      ...Array.from({ length: 15 }, (_, index) => ({ service: 'webhook', timestamp: at(START, 100 + index * 2), level: 'ERROR', message: 'Invoke Error: Error: Too many connections' })),
+    ],
+  });
+
+describe('a database refusing every client once one client\'s connections filled it', () => {
+  it('blames the client whose release came as its connections began to climb, and names the hold as a leak', () => {
+    const { draft } = diagnose(sharedDatabase(true));
+    expect(draft.rootCause.service).toBe('webhook');
+    expect(draft.rootCause.summary).toContain('webhook holds connections to orders-db that it does not release (a connection leak)');
+  });
+
+  it('does not call it a leak when the database\'s connections never climbed', () => {
+    expect(diagnose(sharedDatabase(false)).draft.rootCause.summary).not.toContain('does not release');
+  });
+});
