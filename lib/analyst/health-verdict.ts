@@ -2,6 +2,7 @@ import { detectOnset } from '../analysis/onset.ts';
 import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import { announcedWindowAround, announcedWindowOf } from './announced-window.ts';
+import { causesIn } from './cause-signals.ts';
 import { probingOf } from './client-error-probes.ts';
 import { oneCallerRefused } from './one-caller-refused.ts';
 import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
@@ -305,6 +306,9 @@ const recurringExplanation = (series: readonly Series[], signal: Signal): Omit<E
 /** Alerts about failures: failing work is never a schedule's known cost, however often it recurs. */
 const failureAlert = /error|fault|fail|5xx|dead|dlq|timeout|crash|oom|kill|unhealthy/i;
 
+/** A measure or alarm of a replica's lag: how stale what its readers get is. */
+const leftBehind = (text: string): boolean => causesIn(text).some((hit) => hit.label === 'replication lag');
+
 /** Words that say how an alarm compares, not what it watches. */
 const comparisonWords = new Set(['high', 'low', 'alarm', 'alert', 'rate', 'count', 'sum', 'avg', 'average', 'max', 'min', 'percent', 'too', 'over', 'under', 'above', 'below', 'breach', 'threshold']);
 /** The words of a name, singular and lowercase: "store-disk-used-high" and "DiskUsedPercent" share disk and used. */
@@ -369,7 +373,8 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
     const failing = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /error|fault|fail|5xx|dead|dlq|timeout|crash|oom|kill/i.test(signal.text) && !/4xx/i.test(signal.text);
     // Requests refused (blocked, throttled) during work announced for that very window (a penetration test, a load test) are
     // that work being refused; announced load alone does not excuse refusing everyone else, and failures are never excused.
-    const announced = failing ? undefined : announcedExplanation(board, signal.service, signal.at, refused);
+    // A replica left behind serves its readers stale data: like a refusal, only a window announced for it excuses that.
+    const announced = failing ? undefined : announcedExplanation(board, signal.service, signal.at, refused || leftBehind(signal.text));
     if (announced) return announced;
     // Throttling that came back with the same load on earlier days is that schedule's known cost, retried; errors never are.
     const recurring = failing ? undefined : recurringExplanation(board.series, signal);
@@ -418,7 +423,7 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   if (alert.since !== undefined) {
     // Failures are that work's only inside a window announced for it (a failover in a maintenance window); an alarm
     // still in ALARM after its window closed outlasted the work, whatever began inside it.
-    const announced = announcedExplanation(board, alert.service, alert.since, failureAlert.test(alert.name));
+    const announced = announcedExplanation(board, alert.service, alert.since, failureAlert.test(alert.name) || leftBehind(alert.name));
     const outlasted = announced?.window !== undefined && listedInAlarm && (windowOf(board)?.end ?? 0) > announced.window.end + EVALUATION_SLACK_MS;
     if (announced && !outlasted) return announced;
   }

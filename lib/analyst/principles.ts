@@ -9,7 +9,7 @@ export const principles = {
   // Verdict: a "no incident" needs positive evidence that every alert is benign.
   'alarm-recovered': 'an alarm back to OK, with nothing failing at its service now, is explained',
   'retired-resource': 'what a resource taken out of service shows (silence, missing data) is expected',
-  'announced-work': 'work announced beforehand explains its load and the refusals of it, never failures',
+  'announced-work': 'work announced beforehand explains its load, and the refusals of it or a replica it leaves behind only inside a window announced for it; never failures',
   'recurring-rise': 'a rise that came the same way at the same time of day on earlier days is a schedule’s load',
   'rose-with-benign-load': 'what rose at the same moment as a load already explained as benign (a recurring job, a backlog being worked off, announced work), where the load comes from, lands or is done, without failing anything, is that load',
   'draining-backlog': 'a backlog falling steadily since its peak is being worked off, not stuck',
