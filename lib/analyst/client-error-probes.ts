@@ -1,4 +1,7 @@
+import { detectOnset } from '../analysis/onset.ts';
+import { requestLine, statusOf } from './access-log.ts';
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
+import { formatPlaceholder, PlaceholderType } from '../masking/placeholders.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { iso, neighboursOf, type Signal } from './signals.ts';
@@ -10,21 +13,58 @@ import { iso, neighboursOf, type Signal } from './signals.ts';
  */
 
 /** A signal about requests refused as the client's fault. */
-const clientErrorSignal = /4xx|client.?error|blocked|\b4\d\d\b|not.?found/i;
-/** A request line: a method and a path. */
-const requestLine = /\b(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+\S/;
-/** The response status of a request line, or the action of a firewall that refused it. */
-const statusOf = (message: string): number | undefined => {
-  const status = /(?:status["=: ]+|HTTP\/\d(?:\.\d)?"?\s+|\s)([1-5]\d\d)(?=[\s,"}]|$)/.exec(message)?.[1];
-  if (status) return Number(status);
-  return /\baction[=: ]+"?BLOCK/i.test(message) ? 403 : undefined;
+const clientErrorSignal = /4xx|client.?error|blocked|(?<![0-9])4\d\d(?![0-9])|not.?found/i;
+/** A measure of every error answered, client and server alike (CloudFront's TotalErrorRate). */
+const totalErrors = /total.?errors?/i;
+const serverErrorMeasure = /5xx|(?<![0-9])5\d\d(?![0-9])/i;
+
+/**
+ * Whether the service watches its server errors (a measure read, an alarm on them) and none of them
+ * rose or fired: its errors, all told, are client errors.
+ */
+const serverErrorsFlat = (board: EvidenceBoard, service: string): boolean => {
+  const measures = board.series.filter((series) => series.service === service && serverErrorMeasure.test(series.name));
+  const alarms = board.alarms.filter((alarm) => alarm.service === service && serverErrorMeasure.test(alarm.name));
+  const rose = measures.some((series) => detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })))?.direction === 'up');
+  return measures.length + alarms.length > 0 && !rose && alarms.every((alarm) => alarm.state === 'OK');
 };
+
 /** User agents of scanners, fuzzers, scripts and crawlers; a robot's "compatible" agent links a page about itself ("+https://…/bot"). */
 const automatedClient =
   /nuclei|zgrab|masscan|nmap|sqlmap|nikto|gobuster|dirbuster|wpscan|feroxbuster|\bffuf\b|acunetix|nessus|openvas|qualys|burp|owasp.?zap|scanner|scan\/\d|compatible;[^)]*\+https?:|python-requests|go-http-client|libwww|curl\/|wget\/|scrapy|crawler|spider|\w+bot\b|bot\/|headlesschrome/i;
 /** Paths that scanners try everywhere: admin panels, secrets and config files, known exploits. */
 const probedPath =
-  /\/wp-(login|admin|content|includes)|\/xmlrpc|\/\.(env|git|aws|ssh|svn|htaccess|DS_Store)\b|phpmyadmin|\/cgi-bin\/|\/HNAP1|\/owa\/|\/boaform|\/actuator|\/vendor\/phpunit|\/server-status|\/etc\/passwd|\/backup\.(zip|tar|tgz|sql)\b|\.(bak|old|swp)\b|\.(php|asp|aspx|jsp|cgi)\b/i;
+  /\/wp-(login|admin|content|includes)|\/xmlrpc|\/\.(env|git|aws|ssh|svn|htaccess|DS_Store|vscode)\b|phpmyadmin|\/pma\/|sftp-config\.json|\/cgi-bin\/|\/HNAP1|\/owa\/|\/boaform|\/actuator|\/vendor\/phpunit|\/server-status|\/etc\/passwd|\.\.(%2f|%5c|\/)|\/backup\.(zip|tar|tgz|sql)\b|\.(bak|old|swp|sql)\b|\.(php|asp|aspx|jsp|cgi)\b/i;
+
+/**
+ * A client's address in an access log line (CloudFront, ALB, nginx): the first IPv4 address it names,
+ * or the placeholder masking put in its place (the same address always gets the same one).
+ */
+const clientAddress = new RegExp(`(?<![\\d.])\\d{1,3}(?:\\.\\d{1,3}){3}(?![\\d.])|${formatPlaceholder(PlaceholderType.ip, 0).replace('0', '[1-9][0-9]*')}`);
+const clientAddressOf = (message: string): string | undefined => clientAddress.exec(message)?.[0];
+/** A scanner works through a word list from a few addresses: each asks for many different paths. */
+const MAX_SCANNER_ADDRESSES = 3;
+const MIN_PATHS_PER_SCANNER = 5;
+const pathOf = (message: string): string | undefined => /\b(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+(?:https?\s+\S+\s+)?(\/\S*)/.exec(message)?.[1];
+
+/**
+ * The addresses whose refused requests are a word list worked through: at most a few addresses
+ * that between them got most of the refusals, each told that many different paths do not exist.
+ * One user who followed a dead link is refused on one path.
+ */
+const scanningAddresses = (answered: readonly { line: LogRecord; status: number }[]): Set<string> => {
+  const refused = answered.map(({ line }) => line);
+  const pathsBy = new Map<string, Set<string>>();
+  // Paths that do not exist: a caller refused on real paths (an expired token, a revoked grant) is refused, not scanning.
+  for (const { line } of answered.filter(({ status }) => status === 404)) {
+    const address = clientAddressOf(line.message);
+    const path = pathOf(line.message);
+    if (address && path) pathsBy.set(address, new Set([...(pathsBy.get(address) ?? []), path]));
+  }
+  const wordLists = [...pathsBy].filter(([, paths]) => paths.size >= MIN_PATHS_PER_SCANNER).map(([address]) => address);
+  const fromThem = refused.filter((line) => wordLists.includes(clientAddressOf(line.message) ?? '')).length;
+  return wordLists.length > 0 && wordLists.length <= MAX_SCANNER_ADDRESSES && fromThem >= PROBE_SHARE * refused.filter((line) => clientAddressOf(line.message)).length ? new Set(wordLists) : new Set();
+};
 
 /** At least this many refused requests make a pattern; at least this share of them must be probes. */
 const MIN_REFUSED = 5;
@@ -46,10 +86,12 @@ export const answeredRequestsNear = (board: EvidenceBoard, signal: Signal): { li
 
 /** Why a rise in client errors is automated probing rather than users being refused, if the request lines say so. */
 export const probingOf = (board: EvidenceBoard, signal: Signal): { principle: Principle; service: string; ref: string; why: string } | undefined => {
-  if (!clientErrorSignal.test(signal.text) || /5xx|\b5\d\d\b/i.test(signal.text)) return undefined;
+  const clientErrors = clientErrorSignal.test(signal.text) || (totalErrors.test(signal.text) && serverErrorsFlat(board, signal.service));
+  if (!clientErrors || /5xx|\b5\d\d\b/i.test(signal.text)) return undefined;
   const requests = answeredRequestsNear(board, signal);
   const refused = requests.filter(({ status }) => status >= 400 && status < 500);
-  const probes = refused.filter(({ line }) => isProbe(line));
+  const scanners = scanningAddresses(refused);
+  const probes = refused.filter(({ line }) => isProbe(line) || scanners.has(clientAddressOf(line.message) ?? ''));
   const servedOthers = requests.some(({ line, status }) => status < 400 && !isProbe(line));
   if (refused.length < MIN_REFUSED || probes.length < PROBE_SHARE * refused.length || !servedOthers) return undefined;
   const example = probes[0]!.line;

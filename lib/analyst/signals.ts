@@ -1,3 +1,4 @@
+import { answeredAsClientError } from './access-log.ts';
 import { detectOnset, detectTransientSpike, type Onset } from '../analysis/onset.ts';
 import { breaches, comparisonStatedIn, thresholdStatedIn, type Comparison } from '../domain/alarm-threshold.ts';
 import { sumsPerPeriod } from '../domain/statistic.ts';
@@ -65,12 +66,12 @@ const withinAllowance = /(?<!\bnot )\bwithin (the |its )?(tolerance|allowance|li
 /**
  * The level a log line deserves: its own, or ERROR when its words state a failure with a cause
  * (a TLS handshake error on an expired certificate that a server logs at INFO), unless they also
- * say it was got past; a warning that says its reading is within what is allowed reports no trouble.
+ * say it was got past or the line is a request answered as the client's fault; a warning that says its reading is within what is allowed reports no trouble.
  * A level is what the code's author chose; the words say what happened.
  */
 const levelOfLine = (line: { level: string; message: string }): string => {
   const below = severityOf(line.level) < severityOf('ERROR');
-  if (below && failureStated.test(line.message) && !recoveryStated.test(line.message) && causesIn(line.message).length > 0) return 'ERROR';
+  if (below && failureStated.test(line.message) && !recoveryStated.test(line.message) && causesIn(line.message).length > 0 && !answeredAsClientError(line.message)) return 'ERROR';
   return below && withinAllowance.test(line.message) ? 'INFO' : line.level;
 };
 

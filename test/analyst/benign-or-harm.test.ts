@@ -112,6 +112,39 @@ describe('benign explanations set trouble aside', () => {
     expect(diagnose(boardFrom({ services: edge, alarms: alarm, metrics: [fourXx, requests], logs: [...probes, ...served] })).draft.incident).toBe(false);
   });
 
+  // CloudFront's standard log: time, client address, time taken, status, bytes, method, scheme, host, path, edge, id, result, agent.
+  const cdnLine = (minute: number, address: string, status: number, path: string) => ({
+    service: 'site-cdn',
+    timestamp: at(START, minute),
+    level: 'INFO',
+    message: `${Date.parse(at(START, minute)) / 1000}\t${address}\t0.090\t${status}\t480\tGET\thttps\twww.example.org\t${path}\tARN56-P1\tD96A5EF4==\t${status < 400 ? 'Hit' : 'Error'}\tMozilla/5.0 (X11; Linux x86_64) Chrome/99.0`,
+  });
+  const wordList = ['/.vscode/sftp.json', '/config.json', '/debug/default/view', '/console/', '/api/v1/pods', '/sftp-config.json', '/db.sql', '/server.key'];
+  const cdn = [{ name: 'site-cdn', kind: 'cloudfront', dependsOn: ['site'] }, { name: 'site', kind: 'ecs' }];
+  const cdnTotal = { service: 'site-cdn', name: 'TotalErrorRate', points: series(START, 120, (minute) => (minute >= 80 ? 29 + (minute % 3) : 1.4 + (minute % 2) * 0.1)) };
+  const cdnAlarms = (serverErrors: 'OK' | 'ALARM') => [
+    { name: 'site-cdn-4xx-rate', service: 'site-cdn', state: 'ALARM' as const, since: at(START, 85) },
+    { name: 'site-cdn-5xx-rate', service: 'site-cdn', state: serverErrors, since: at(START, serverErrors === 'OK' ? 0 : 85) },
+  ];
+  const scanned = (addresses: readonly string[]) => [
+    ...Array.from({ length: 24 }, (_, index) => cdnLine(80 + index, addresses[index % addresses.length]!, 404, wordList[index % wordList.length]!)),
+    ...Array.from({ length: 8 }, (_, index) => cdnLine(81 + index * 4, `81.2.69.${index}`, 200, `/performances/page-${index}`)),
+  ];
+
+  it('a 4xx rise from a few addresses each told that many paths do not exist is a word list worked through, whatever the paths or agent; all errors told, with server errors quiet, are those', () => {
+    for (const addresses of [['203.0.113.88', '198.51.100.23', '198.51.100.24'], ['<IP_6>', '<IP_7>', '<IP_8>']]) {
+      const board = boardFrom({ services: cdn, alarms: cdnAlarms('OK'), metrics: [{ ...fourXx, service: 'site-cdn', name: '4xxErrorRate' }, cdnTotal], logs: scanned(addresses) });
+      expect(diagnose(board).draft.incident).toBe(false);
+    }
+  });
+
+  it('is no word list when the same refusals come from many addresses, nor are all errors client errors when server errors fired', () => {
+    const many = Array.from({ length: 24 }, (_, index) => `10.9.8.${index}`);
+    expect(diagnose(boardFrom({ services: cdn, alarms: cdnAlarms('OK'), metrics: [{ ...fourXx, service: 'site-cdn', name: '4xxErrorRate' }, cdnTotal], logs: scanned(many) })).draft.incident).toBe(true);
+    const scanners = ['203.0.113.88', '198.51.100.23', '198.51.100.24'];
+    expect(diagnose(boardFrom({ services: cdn, alarms: cdnAlarms('ALARM'), metrics: [{ ...fourXx, service: 'site-cdn', name: '4xxErrorRate' }, cdnTotal], logs: scanned(scanners) })).draft.incident).toBe(true);
+  });
+
   it('the same 4xx rise refusing ordinary users is an incident', () => {
     const refused = Array.from({ length: 6 }, (_, index) => ({ service: 'site', timestamp: at(START, 80 + index * 5), level: 'INFO', message: `POST /v1/orders 429 2ms src=10.4.5.${index} ua="ShopApp/5.1"` }));
     const diagnosis = diagnose(boardFrom({ services: edge, alarms: alarm, metrics: [fourXx, requests], logs: [...refused, ...served] }));

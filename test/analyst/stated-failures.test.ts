@@ -18,6 +18,12 @@ describe('a log line whose words state a failure', () => {
     expect(severityOfLine({ level: 'FATAL', message: 'x509: certificate has expired' })).toBe(severityOf('FATAL'));
   });
 
+  it('keeps its level when it is an access log line of a request answered as the client\'s fault, whatever words the log adds', () => {
+    const refused = '1790193137.804\t203.0.113.7\t0.051\t403\t1135\tGET\thttps\twww.example.org\t/backup.zip\tCPH50-C2\t5BE9B427==\tError\tMozilla/5.0';
+    expect(severityOfLine({ level: 'INFO', message: refused })).toBe(severityOf('INFO'));
+    expect(severityOfLine({ level: 'INFO', message: refused.replace('\t403\t', '\t503\t').replace('/backup.zip', '/checkout: connect ETIMEDOUT') })).toBe(severityOf('ERROR'));
+  });
+
   it('is no trouble when a warning says its reading is within what is allowed, and still a warning when it is not', () => {
     expect(severityOfLine({ level: 'WARN', message: 'Stripe webhook timestamp skew 11s within tolerance (300s), accepting' })).toBe(severityOf('INFO'));
     expect(severityOfLine({ level: 'WARN', message: 'model endpoint p95 58ms above 50ms budget; scores still within SLA' })).toBe(severityOf('INFO'));

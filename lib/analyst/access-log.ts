@@ -1,0 +1,24 @@
+/**
+ * Access log lines (a load balancer's, a CDN's, a web server's): one request each, with the status
+ * it was answered. Their words are the request's, not a report of the service failing.
+ */
+
+/** A request line: a method and a path. */
+export const requestLine = /\b(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+\S/;
+
+/** The response status of a request line, or the action of a firewall that refused it. */
+export const statusOf = (message: string): number | undefined => {
+  const status = /(?:status["=: ]+|HTTP\/\d(?:\.\d)?"?\s+|\s)([1-5]\d\d)(?=[\s,"}]|$)/.exec(message)?.[1];
+  if (status) return Number(status);
+  return /\baction[=: ]+"?BLOCK/i.test(message) ? 403 : undefined;
+};
+
+/** A request as access logs write it: the method, then the path or URL (CloudFront's tab-separated fields put the scheme and host between). */
+const loggedRequest = /\b(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+(?:https?\s+\S+\s+)?(\/|https?:\/\/)\S*/;
+
+/** A request answered as the client's fault (4xx): whatever words the line carries, the service did not fail it. */
+export const answeredAsClientError = (message: string): boolean => {
+  if (!loggedRequest.test(message)) return false;
+  const status = statusOf(message);
+  return status !== undefined && status >= 400 && status < 500;
+};
