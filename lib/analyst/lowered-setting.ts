@@ -18,6 +18,15 @@ export const onlyRaisedCapacity = (summary: string): boolean => {
   return capacityWords.test(summary) && changed.length > 0 && changed.every(({ was, is }) => is > was);
 };
 
+/** A capacity set to nothing ("desiredCount=0"): a cut, whatever it was before. */
+const setToNone = /(desired.?count|capacity|tasks?|instances?|concurrency)\s*[=:]\s*0(?![\d.])/i;
+
+/** What a change cut a capacity to, and from what when it says. */
+export const capacityLoweredBy = (summary: string): { from?: string; to: string } | undefined => loweredBy(summary) ?? (setToNone.test(summary) ? { to: '0' } : undefined);
+
+/** A cut takes effect at once; a trouble read on a series is dated by the period it first shows in, which may begin before the cut. */
+const ONSET_PERIOD_MS = 5 * 60_000;
+
 /** How long before the trouble a capacity cut is still its cause. */
 const CAPACITY_CUT_WINDOW_MS = 2 * 60 * 60_000;
 
@@ -31,8 +40,8 @@ const capacityWords = /capacity|desired.?count|instances?|tasks?|concurren|provi
  */
 export const capacityCutAt = (board: EvidenceBoard, root: string, onset: number): Change | undefined =>
   board.changes.find((change) => {
-    const lowered = loweredBy(change.summary);
-    if (change.service !== root || (change.kind !== 'scaling' && change.kind !== 'config') || change.at > onset || !capacityWords.test(change.summary) || !lowered) return false;
+    const lowered = capacityLoweredBy(change.summary);
+    if (change.service !== root || (change.kind !== 'scaling' && change.kind !== 'config') || change.at > onset + ONSET_PERIOD_MS || !capacityWords.test(change.summary) || !lowered) return false;
     return onset - change.at <= CAPACITY_CUT_WINDOW_MS || scaledUpTo(board, root, Number(lowered.to.replace(/,/g, '')), change.at, onset);
   });
 

@@ -1,6 +1,7 @@
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { causesIn } from './cause-signals.ts';
-import { capacityCutAt, loweredBy, timeoutSettingOf } from './lowered-setting.ts';
+import { capacityCutAt, capacityLoweredBy, loweredBy, timeoutSettingOf } from './lowered-setting.ts';
+import { scheduledActionBehind } from './scheduled-action.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import type { Change, EvidenceBoard, Series } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
@@ -336,12 +337,15 @@ const capacityNames: readonly [RegExp, string][] = [
 /** Capacity removed just before the trouble (a scale-in, a lowered maximum): the service was left too small for its load. */
 const capacityCutWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
   const cut = capacityCutAt(board, cause.root, cause.rootOnset);
-  const lowered = cut ? loweredBy(cut.summary) : undefined;
+  const lowered = cut ? capacityLoweredBy(cut.summary) : undefined;
   if (!cut || !lowered) return undefined;
   const setting = capacityNames.find(([pattern]) => pattern.test(cut.summary))?.[1] ?? 'capacity';
-  // A function with no concurrency reserved for it runs nothing: every invocation is throttled.
-  const none = Number(lowered.to) === 0 && /concurren/i.test(setting) ? ': with none left, every invocation is throttled' : '';
-  return `Capacity was cut: a ${cut.kind} change lowered ${cause.root}'s ${setting} from ${lowered.from} to ${lowered.to} at ${iso(cut.at)} ("${quoteMessage(cut.summary)}")${none}, leaving it too small for its load.`;
+  // A function with no concurrency reserved for it runs nothing: every invocation is throttled; a service with no tasks does no work.
+  const none = Number(lowered.to) !== 0 ? '' : /concurren/i.test(setting) ? ': with none left, every invocation is throttled' : ': with none left, nothing does its work';
+  const range = lowered.from === undefined ? `to ${lowered.to}` : `from ${lowered.from} to ${lowered.to}`;
+  const action = scheduledActionBehind(board, cut);
+  const why = action ? ` The platform made the cut for a scheduled action put at ${iso(action.at)} ("${quoteMessage(action.summary)}"), whose schedule fired then.` : '';
+  return `Capacity was cut: a ${cut.kind} change lowered ${cause.root}'s ${setting} ${range} at ${iso(cut.at)} ("${quoteMessage(cut.summary)}")${none}${none ? '' : ', leaving it too small for its load'}.${why}`;
 };
 
 const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

@@ -19,6 +19,9 @@ const rules: readonly [RegExp, MetricMeaning][] = [
   [/request|invocation|count|rps|tps|throughput|iops|incoming|messages|notifications|records|events|published|delivered|sent|received|consumed|traffic|sessions|users/i, 'demand'],
 ];
 
+/** Copies of a service running (ECS tasks, Auto Scaling instances in service): more is more work done, none is the work stopped. */
+export const runningCapacity = /running.?task|tasks?.?running|in.?service.?(instances|capacity)|running.?instances/i;
+
 export const meaningOf = (metricName: string): MetricMeaning => rules.find(([pattern]) => pattern.test(metricName))?.[1] ?? 'unknown';
 
 export const isBadShift = (metricName: string, direction: 'up' | 'down'): boolean => {

@@ -5,6 +5,7 @@ import { actionPatterns, causesIn } from './cause-signals.ts';
 import type { Change, EvidenceBoard, Runbook } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
 import { capacityCutAt } from './lowered-setting.ts';
+import { scheduledActionBehind } from './scheduled-action.ts';
 import { poisonRecordOf, type PoisonRecord } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { kindOf } from './service-map.ts';
@@ -32,6 +33,8 @@ export interface RemediationInputs {
   alternativeProvider?: boolean;
   /** A change that lowered the root's capacity just before its trouble (a scheduled scale-in, a lowered maximum). */
   capacityCut?: Change;
+  /** The scheduled action the platform carried out when it cut that capacity (scheduled-action.ts). */
+  capacitySchedule?: Change;
   /** The database whose storage the root's replication slot keeps, when that storage has already run out (writes fail for want of space). */
   filledByHold?: string;
   /** A record that fails on every retry, and where it is stuck. */
@@ -113,7 +116,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, staleHolding, filledByHold, repointedClients }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, staleHolding, filledByHold, repointedClients }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -140,7 +143,9 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
   if (capacityCut) {
     return plan('capacity-cut', [
       step('scale', root, `Restore ${root}'s capacity now (it was cut by "${quoteMessage(capacityCut.summary)}").`),
-      step('revert-config', root, `Revert or correct the ${capacityCut.kind} setting that cut it ("${quoteMessage(capacityCut.summary)}").`),
+      capacitySchedule
+        ? step('revert-config', root, `Remove or correct the scheduled action that cut it ("${quoteMessage(capacitySchedule.summary)}"), or it cuts the capacity again when its schedule next fires.`)
+        : step('revert-config', root, `Revert or correct the ${capacityCut.kind} setting that cut it ("${quoteMessage(capacityCut.summary)}").`),
     ]);
   }
   // A client whose retries keep a dependency over its limit has its retrying undone (the release that brought it rolled
@@ -218,7 +223,10 @@ const outOfSpace = (board: EvidenceBoard, service: string): boolean =>
   board.logs.some((line) => line.service === service && severityOfLine(line) >= severityOf('ERROR') && causesIn(line.message).some((hit) => hit.label === 'disk'));
 
 /** What the plan for an inferred cause rests on: its category, mechanism, change, and the circumstances around the root. */
-export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause): RemediationInputs => ({
+export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause): RemediationInputs => {
+  const capacityCut = capacityCutAt(board, cause.root, cause.rootOnset);
+  const capacitySchedule = capacityCut && scheduledActionBehind(board, capacityCut);
+  return {
   category: cause.category,
   root: cause.root,
   mechanism: cause.mechanism?.label,
@@ -228,12 +236,14 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   alreadyRestarting: cause.alreadyRestarting,
   alternativeProvider: cause.alternativeProvider,
   overloads: cause.overloads ?? cause.starves,
-  capacityCut: capacityCutAt(board, cause.root, cause.rootOnset),
+  capacityCut,
+  ...(capacitySchedule ? { capacitySchedule } : {}),
   poison: poisonRecordOf(board, cause),
   ...(cause.holdsOn && outOfSpace(board, cause.holdsOn) ? { filledByHold: cause.holdsOn } : {}),
   staleHolding: cause.staleView?.holding,
   ...(cause.repointed ? { repointedClients: cause.repointed.clients } : {}),
-});
+  };
+};
 
 /** Remediation actions named in a runbook's steps, in order. */
 export const runbookActions = (steps: readonly string[]): RemediationAction[] => {

@@ -7,7 +7,7 @@ import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { causesIn } from './cause-signals.ts';
-import { isBadShift, isEventCount, meaningOf, measureClassesOf } from './metric-semantics.ts';
+import { isBadShift, isEventCount, meaningOf, measureClassesOf, runningCapacity } from './metric-semantics.ts';
 import { quoteMessage } from '../text/quote.ts';
 
 /** One thing that went wrong (or moved) at one service, with the evidence ref that shows it. */
@@ -378,7 +378,9 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
           ? `${series.name} at ${series.service} went ${onset.direction} from ${round(onset.baseline)} to ${round(onset.level)} at ${iso(onset.at)}${onset.recoveredAt ? `, back by ${iso(onset.recoveredAt)}` : ''}`
           : `${series.name} at ${series.service} has gone ${onset.direction} steadily since ${iso(driftFrom)}, to ${round(onset.level)}`;
       const common = { ...base, at: driftFrom ?? onset.at, ...(onset.after !== undefined ? { earliest: onset.after } : {}), strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined && !removedBefore(board, series, points, spans.get(series.service)!), description: change };
-      if (isBadShift(series.name, onset.direction)) {
+      // Copies running that fell to none: the work stopped, however a fall in their number otherwise reads (scaling in with the load).
+      const stopped = runningCapacity.test(series.name) && onset.direction === 'down' && onset.level < 0.5;
+      if (isBadShift(series.name, onset.direction) || stopped) {
         const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
         // Earlier days and a longer history are earlier periods too: a count's usual scatter shows there as well.
         const before = [...(series.earlierDays ?? []).flatMap((day) => day.points), ...(series.history ?? [])].map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
