@@ -7,7 +7,7 @@ export interface SyntheticEvidence {
   alarms?: { name: string; service: string; state: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA'; since?: string; reason?: string }[];
   logs?: { service: string; timestamp: string; level: string; message: string }[];
   metrics?: { service: string; name: string; dimensions?: Record<string, string>; unit?: string; stat?: string; periodSeconds?: number; points: [string, number][] }[];
-  changes?: { service: string; timestamp: string; kind: string; summary: string; details?: Record<string, unknown> }[];
+  changes?: { service: string; timestamp: string; kind: string; summary: string; actor?: string; details?: Record<string, unknown> }[];
 }
 
 export const boardFrom = (evidence: SyntheticEvidence): EvidenceBoard => {
