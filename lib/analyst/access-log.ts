@@ -3,8 +3,12 @@
  * it was answered. Their words are the request's, not a report of the service failing.
  */
 
+const method = '\\b(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)';
+/** Between the method and the path, CloudFront's tab-separated fields put the scheme and host. */
+const schemeAndHost = '(?:https?\\s+\\S+\\s+)?';
+
 /** A request line: a method and a path. */
-export const requestLine = /\b(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+\S/;
+export const requestLine = new RegExp(`${method}\\s+\\S`);
 
 /** The response status of a request line, or the action of a firewall that refused it. */
 export const statusOf = (message: string): number | undefined => {
@@ -13,8 +17,13 @@ export const statusOf = (message: string): number | undefined => {
   return /\baction[=: ]+"?BLOCK/i.test(message) ? 403 : undefined;
 };
 
-/** A request as access logs write it: the method, then the path or URL (CloudFront's tab-separated fields put the scheme and host between). */
-const loggedRequest = /\b(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+(?:https?\s+\S+\s+)?(\/|https?:\/\/)\S*/;
+/** A request as access logs write it: the method, then the path or URL. */
+const loggedRequest = new RegExp(`${method}\\s+${schemeAndHost}(\\/|https?:\\/\\/)\\S*`);
+
+const requestedPath = new RegExp(`${method}\\s+${schemeAndHost}(\\/\\S*)`);
+
+/** The path a request line asked for. */
+export const pathOf = (message: string): string | undefined => requestedPath.exec(message)?.[1];
 
 /** A request answered as the client's fault (4xx): whatever words the line carries, the service did not fail it. */
 export const answeredAsClientError = (message: string): boolean => {

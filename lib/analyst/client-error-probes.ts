@@ -1,5 +1,5 @@
 import { detectOnset } from '../analysis/onset.ts';
-import { requestLine, statusOf } from './access-log.ts';
+import { pathOf, requestLine, statusOf } from './access-log.ts';
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { formatPlaceholder, PlaceholderType } from '../masking/placeholders.ts';
 import type { Principle } from './principles.ts';
@@ -45,7 +45,6 @@ const clientAddressOf = (message: string): string | undefined => clientAddress.e
 /** A scanner works through a word list from a few addresses: each asks for many different paths. */
 const MAX_SCANNER_ADDRESSES = 3;
 const MIN_PATHS_PER_SCANNER = 5;
-const pathOf = (message: string): string | undefined => /\b(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+(?:https?\s+\S+\s+)?(\/\S*)/.exec(message)?.[1];
 
 /**
  * The addresses whose refused requests are a word list worked through: at most a few addresses
@@ -59,7 +58,9 @@ const scanningAddresses = (answered: readonly { line: LogRecord; status: number 
   for (const { line } of answered.filter(({ status }) => status === 404)) {
     const address = clientAddressOf(line.message);
     const path = pathOf(line.message);
-    if (address && path) pathsBy.set(address, new Set([...(pathsBy.get(address) ?? []), path]));
+    if (!address || !path) continue;
+    const paths = pathsBy.get(address) ?? new Set<string>();
+    pathsBy.set(address, paths.add(path));
   }
   const wordLists = [...pathsBy].filter(([, paths]) => paths.size >= MIN_PATHS_PER_SCANNER).map(([address]) => address);
   const fromThem = refused.filter((line) => wordLists.includes(clientAddressOf(line.message) ?? '')).length;

@@ -52,7 +52,7 @@ export interface ChangeContext {
 
 
 /** Signals that say in words what failed; a metric point only says that something did, somewhere in its period. */
-const worded = new Set<Signal['kind']>(['errors', 'mentioned', 'trace']);
+export const worded = new Set<Signal['kind']>(['errors', 'mentioned', 'trace']);
 
 /**
  * When the failure a change can produce first shows: the earliest error line or trace whose own

@@ -1,5 +1,6 @@
 import { failureKindsIn, failureKindsOfChange } from './change-effects.ts';
 import type { Change } from './evidence-board.ts';
+import { worded } from './explaining-change.ts';
 import type { Signal } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
 
@@ -16,8 +17,6 @@ export interface RepointedEndpoint {
   /** The first refusal. */
   refusal: Signal;
 }
-
-const worded = new Set<Signal['kind']>(['errors', 'mentioned', 'trace']);
 
 const refusesWrites = (signal: Signal): boolean => worded.has(signal.kind) && failureKindsIn([signal]).has('wrong endpoint');
 

@@ -10,7 +10,8 @@ import type { Change } from './evidence-board.ts';
 const cronExpression = /^cron\((\S+) (\S+) (\S+) (\S+) (\S+)(?: (\S+))?\)$/;
 const rateExpression = /^rate\((\d+) (minutes?|hours?|days?)\)$/;
 
-const requestOf = (change: Change): Record<string, unknown> => {
+/** The request parameters a change's CloudTrail event carries, or none. */
+export const requestOf = (change: Change): Record<string, unknown> => {
   const request = change.details?.['requestParameters'];
   return typeof request === 'object' && request !== null ? (request as Record<string, unknown>) : {};
 };

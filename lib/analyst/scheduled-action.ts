@@ -1,4 +1,5 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
+import { requestOf } from './schedule-expression.ts';
 
 /**
  * A capacity the platform cut on its own (Application Auto Scaling setting a desired count) carries
@@ -15,11 +16,6 @@ const cronExpression = /^cron\((\d+) (\d+) \S+ \S+ \S+(?: \S+)?\)$/;
 const REACH_MS = 7 * 24 * 60 * 60_000;
 /** The platform acts within minutes of the scheduled time. */
 const FIRING_SLACK_MINUTES = 5;
-
-const requestOf = (change: Change): Record<string, unknown> => {
-  const request = change.details?.['requestParameters'];
-  return typeof request === 'object' && request !== null ? (request as Record<string, unknown>) : {};
-};
 
 /** Minutes after midnight of `at` (epoch ms) on the clock of `zone`; undefined for a zone the runtime does not know. */
 const minutesOfDayIn = (at: number, zone: string): number | undefined => {
