@@ -37,6 +37,8 @@ const settingEffects: readonly { label: string; pattern: RegExp }[] = [
   { label: 'health checks', pattern: /health.?check|healthy.?threshold|grace.?period/i },
   // Where a name or setting points clients decides which server their writes reach.
   { label: 'wrong endpoint', pattern: /\bdns\b|resource.?record|record.?set|hosted.?zone|\bcname\b|endpoint|\bhost(name)?\b/i },
+  // Work that rewrites or restructures a table holds an exclusive lock on it for as long as it runs.
+  { label: 'locks', pattern: /vacuum\W{0,3}(\(\s*)?full|ALTER\s+TABLE|\bREINDEX\b(?!\s+(INDEX\s+|TABLE\s+)?CONCURRENTLY)|\bCLUSTER\s+\w|LOCK\s+TABLE|schema.?migration/i },
   // Images a registry expires or deletes (a lifecycle policy, BatchDeleteImage) are gone for the tasks that still name them.
   { label: 'missing image', pattern: /BatchDeleteImage|\becr\b.{0,80}lifecycle|lifecycle.{0,80}(\becr\b|repositor|image)|images? .{0,40}(expired|deleted|untagged|purged)|(expire|delete|untag|purge)[sd]? .{0,40}images?\b/i },
 ];
@@ -73,6 +75,8 @@ const unnamedFailures: readonly { label: string; pattern: RegExp }[] = [
   // A connection that never got through, in the words clients time out or are refused with that do not
   // name a network cause themselves (those in cause-signals.ts' network pattern reach here through labelsAt).
   { label: 'network', pattern: /connect(ion)?.?time.?out|connection refused|ECONNREFUSED|ECONNRESET/i },
+  // Statements given up on while they waited for a lock: what holds it, not the statement, is why.
+  { label: 'locks', pattern: /lock.?timeout|lock wait timeout|waiting for \w*Lock\b|could not obtain lock/i },
   // Requests a filter in front of the service refuses: a firewall's blocked count, HTTP 403, a 4XX count
   // rising (an API or bucket answering its callers with refusals).
   { label: 'access denied', pattern: /blocked|\b403\b|forbidden|\b4xx/i },

@@ -8,12 +8,13 @@ import { producerOfBadData } from './bad-data-source.ts';
 import { blameChainTraced } from './blame-chain.ts';
 import { handlerBehind } from './work-handler.ts';
 import { workResumption } from './work-resumption.ts';
-import { explainingChange, suspectChangeFor } from './explaining-change.ts';
+import { CHANGE_WINDOW_MS, explainingChange, suspectChangeFor } from './explaining-change.ts';
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { staleDataWords, staleDataWriter } from './stale-data.ts';
+import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
 import { repointedEndpointOf, repointedEndpointWords, type RepointedEndpoint } from './repointed-endpoint.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
-import { latentSettingAt } from './latent-setting.ts';
+import { latentSettingAt, latentSettingFor } from './latent-setting.ts';
 import { retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords } from './retry-amplification.ts';
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
@@ -181,6 +182,12 @@ const incidentFrom = (
     return traced.links;
   };
   const chain = follow(start);
+  // A balancer that answers 502 itself lost its connection to the target: the target's dependencies did not do that.
+  const badGateway = badGatewayOf(board, chain, current, CHANGE_WINDOW_MS);
+  if (badGateway) {
+    chain.splice(1, chain.length - 1, badGateway.target);
+    applied.push('bad-gateway-at-target');
+  }
   // A service refused for want of a capacity it shares shows the symptom; the capacity, and who took it, is the cause.
   const capacity = capacityBehind(board, chain.at(-1)!, signals);
   if (capacity && !chain.includes(capacity)) {
@@ -211,7 +218,8 @@ const incidentFrom = (
       shownAt,
     });
   // A root with no evidence of its own (a capacity behind a refused service) is dated by the trouble it is blamed for.
-  const datedOnset = (service: string) => (Number.isFinite(onsetOf(service)) ? onsetOf(service) : troubleStarts);
+  // A target the balancer lost its connections to shows the fault only in the balancer's 502s.
+  const datedOnset = (service: string) => (service === badGateway?.target ? badGateway.at : Number.isFinite(onsetOf(service)) ? onsetOf(service) : troubleStarts);
   // Data its reader finds old was not refreshed upstream: a change at the reader does not explain it.
   const stale = staleDataWriter(board, root, current);
   // A shared resource whose load steps with one client's runs is loaded by them: no change elsewhere, tied by timing, competes with that.
@@ -323,8 +331,11 @@ const incidentFrom = (
       overload = root === culprit.service && culprit.overload === true;
       runLoad = root === culprit.service ? culprit.runs : undefined;
       heldOn = root === culprit.service && culprit.holds ? { resource: loaded, held: culprit.holds } : undefined;
+      // A holder of locks changed days before to run work that takes them held them from its next run on.
+      const latentLocking = heldOn?.held === 'locks' && !culprit.change ? latentSettingFor(board, root, new Set(['locks']), onsetOf(loaded)) : undefined;
+      if (latentLocking) applied.push('latent-setting');
       namedBy = root === culprit.service && culprit.principle === 'resource-names-its-client' ? loaded : undefined;
-      suspectChange = root === culprit.service ? culprit.change : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
+      suspectChange = root === culprit.service ? (culprit.change ?? latentLocking) : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
       tiedByTimeOnly = culprit.principle === 'early-client-is-load' || culprit.principle === 'client-change-at-shared-resource';
     }
   }
@@ -408,10 +419,12 @@ const incidentFrom = (
       ? { label: 'flood', category: category.category, words: floodWords(flood, flooded), principle: 'flood-from-upstream' }
       : runLoad && root === runLoad.client
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
+      : badGateway && root === badGateway.target
+      ? { label: 'bad gateway', category: category.category, words: badGatewayWords(badGateway), principle: 'bad-gateway-at-target' }
       : repointed
       ? { label: 'wrong endpoint', category: category.category, words: repointedEndpointWords(repointed), principle: 'mechanism-wrong-endpoint' }
       : heldOn
-      ? { label: heldOn.held, category: category.category, words: heldMechanisms[heldOn.held].words(root, heldOn.resource), principle: heldMechanisms[heldOn.held].principle }
+      ? { label: heldOn.held, category: category.category, words: heldMechanisms[heldOn.held].words(board, root, heldOn.resource), principle: heldMechanisms[heldOn.held].principle }
       : loadedAs && !loadedAs.restatesChange
       ? loadedAs
       : overloadedThrottle(mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)));

@@ -17,8 +17,11 @@ const LATENT_REACH_MS = 7 * 24 * 60 * 60_000;
  * many settings could produce), and only the latest such change within a week; a
  * change that only raised a capacity gave headroom and runs nothing short.
  */
-export const latentSettingAt = (board: EvidenceBoard, resource: string, current: readonly Signal[], failingSince: number): Change | undefined => {
-  const kinds = new Set(labelsAt(current.filter((signal) => signal.service === resource)));
+export const latentSettingAt = (board: EvidenceBoard, resource: string, current: readonly Signal[], failingSince: number): Change | undefined =>
+  latentSettingFor(board, resource, new Set(labelsAt(current.filter((signal) => signal.service === resource))), failingSince);
+
+/** The latest setting changed at `service` within a week before `failingSince` that can produce the failures `kinds` name. */
+export const latentSettingFor = (board: EvidenceBoard, service: string, kinds: ReadonlySet<string>, failingSince: number): Change | undefined => {
   if (kinds.size === 0 || !Number.isFinite(failingSince)) return undefined;
-  return latestBreakingChangeBefore(board.changes, failingSince, LATENT_REACH_MS, (change) => change.service === resource && !onlyRaisedCapacity(change.summary) && changeExplains(change, kinds));
+  return latestBreakingChangeBefore(board.changes, failingSince, LATENT_REACH_MS, (change) => change.service === service && !onlyRaisedCapacity(change.summary) && changeExplains(change, kinds));
 };

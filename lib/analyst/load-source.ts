@@ -12,6 +12,7 @@ import type { Principle } from './principles.ts';
 import { accountQuotaNamedBy, drawsOnAccountQuota, quotaTenantsOf } from './account-quota.ts';
 import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
+import { quoteMessage } from '../text/quote.ts';
 
 /**
  * Who generates the load on a resource, or holds it: the client whose demand or hold grew before
@@ -241,21 +242,32 @@ const slowQueryUserNamedBy = (board: EvidenceBoard, resource: string, clients: r
   return named.length === 1 ? { service: named[0]!, since: entries[0]!.at } : undefined;
 };
 
+/** The sessions (process ids) a database's lock waits name as holding the locks they wait for. */
+export const lockHoldersAt = (board: EvidenceBoard, resource: string): Set<string> =>
+  new Set(board.logs.filter((line) => line.service === resource).flatMap((line) => [...line.message.matchAll(lockHolder)].map((match) => match[1]!)));
+
+/** The application a PostgreSQL session says it is (`application_name=pg-maintenance` as it connects). */
+const applicationName = /application_name=([A-Za-z][\w.-]*)/;
+/** A client's own account of the database session it runs on (`backend_pid=28841`). */
+const ownBackendPid = /\bbackend_?pid[=: ]+(\d+)/i;
+
 /**
  * The client holding the locks others wait for, as the database tells it: the sessions its lock
- * waits name as the holder, and the database user those sessions log in as, which names one client
- * (every word of the user is a word of the client's name: `seat_recount` is `seat-recount-cron`).
+ * waits name as the holder, and who those sessions are: the database user they log in as, which
+ * names one client (every word of the user is a word of the client's name: `seat_recount` is
+ * `seat-recount-cron`), the application name they connect with, or the client whose own logs say it
+ * runs on that session.
  */
 const lockHolderNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holds: Held } | undefined => {
   const lines = board.logs.filter((line) => line.service === resource);
   const waits = lines.filter((line) => line.message.match(lockHolder));
-  const holders = new Set(waits.flatMap((line) => [...line.message.matchAll(lockHolder)].map((match) => match[1]!)));
+  const holders = lockHoldersAt(board, resource);
   if (holders.size === 0) return undefined;
-  const users = new Set(lines.flatMap((line) => {
-    const session = sessionOf.exec(line.message);
-    return session && holders.has(session[2]!) ? [session[1]!] : [];
-  }));
-  const named = clients.filter((client) => [...users].some((user) => userNamesClient(user, client)));
+  const sessions = lines.filter((line) => holders.has(sessionOf.exec(line.message)?.[2] ?? ''));
+  const users = new Set(sessions.map((line) => sessionOf.exec(line.message)![1]!));
+  const applications = new Set(sessions.flatMap((line) => applicationName.exec(line.message)?.[1] ?? []));
+  const runsOnHolder = (client: string) => board.logs.some((line) => line.service === client && holders.has(ownBackendPid.exec(line.message)?.[1] ?? ''));
+  const named = clients.filter((client) => [...users].some((user) => userNamesClient(user, client)) || applications.has(client) || runsOnHolder(client));
   return named.length === 1 ? { service: named[0]!, holds: 'locks', ...(waits[0] ? { since: waits[0].at } : {}) } : undefined;
 };
 
@@ -308,11 +320,30 @@ const slotHolderOf = (board: EvidenceBoard, resource: string, clients: readonly 
   return holders.size === 1 ? { service: stops[0]!.service, since: Math.min(...stops.map((stop) => stop.at)), holds: 'retained log' } : undefined;
 };
 
-const slotHolderWords = (holder: string, database: string): string =>
+const slotHolderWords = (_board: EvidenceBoard, holder: string, database: string): string =>
   `${holder} reads ${database}'s changes through a replication slot and was stopped: ${database} keeps every write-ahead log (WAL) segment since for it, so the retained log fills ${database}'s storage.`;
 
-const lockHolderWords = (holder: string, database: string): string =>
-  `${holder} holds locks on ${database} and does not release them: ${database}'s lock waits name ${holder}'s session as the holder, so the transactions of its other clients are blocked behind it.`;
+/** Work that takes a table's locks for as long as it runs: maintenance, schema changes, and the writes a transaction keeps open. */
+const lockingWork = /\b(VACUUM\b[^\n]{0,40}\bFULL|VACUUM|ALTER\s+TABLE|REINDEX|CLUSTER|LOCK\s+TABLE|CREATE\s+(UNIQUE\s+)?INDEX|TRUNCATE|UPDATE|DELETE\s+FROM|INSERT\s+INTO)\b/i;
+
+/**
+ * What the holder was running when the waits began: its own latest line before them that names
+ * work taking locks, or the database's account of a holder session's statement.
+ */
+const workHoldingLocks = (board: EvidenceBoard, holder: string, database: string): string | undefined => {
+  const firstWait = Math.min(...board.logs.filter((line) => line.service === database && line.message.match(lockHolder)).map((line) => line.at));
+  const holders = lockHoldersAt(board, database);
+  const holderSession = (message: string) => holders.has(sessionOf.exec(message)?.[2] ?? '');
+  return board.logs
+    .filter((line) => (line.service === holder || (line.service === database && holderSession(line.message))) && line.at <= firstWait + SAME_TIME_MS && lockingWork.test(line.message))
+    .sort((a, b) => b.at - a.at)[0]?.message;
+};
+
+const lockHolderWords = (board: EvidenceBoard, holder: string, database: string): string => {
+  const work = workHoldingLocks(board, holder, database);
+  const running = work ? ` When the waits began, ${holder} was running "${quoteMessage(work)}".` : '';
+  return `${holder} holds locks on ${database} and does not release them: ${database}'s lock waits name ${holder}'s session as the holder, so the transactions of its other clients are blocked behind it.${running}`;
+};
 
 /**
  * Kinds whose capacity is an account-wide quota every resource of the kind draws on unless it
@@ -328,9 +359,11 @@ const accountQuotaKinds = new Set(['lambda', 'apigateway']);
 export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): { tenants: string[]; coTenants: boolean } => {
   const kind = kindOf(board, root) ?? '';
   // A fault of the resource's own (a failing volume, an impaired zone, a refused certificate) is not its clients' doing,
-  // except storage a client takes: temporary space filled by the queries its slow query log names, or log kept for its replication slot.
+  // except what a client takes: temporary space filled by the queries its slow query log names, log kept for its replication
+  // slot, or the locks its lock waits name one client's session as holding (whatever the holder's work also does to it).
   if (namesOwnFault(board, rootSignals, root)) {
-    const takenByClient = tempSpaceFilledBy(board, root) || slotHolderOf(board, root, callersOf(board, root)) !== undefined;
+    const clients = callersOf(board, root);
+    const takenByClient = tempSpaceFilledBy(board, root) || slotHolderOf(board, root, clients) !== undefined || lockHolderNamedBy(board, root, clients) !== undefined;
     return { tenants: takenByClient ? callersOf(board, root) : [], coTenants: false };
   }
   // An account-wide request quota (KMS, Parameter Store) is held by the clients of every resource of its service, not only this one's.
@@ -421,7 +454,7 @@ const isReactionTo = (resource: string, signal: Signal, signals: readonly Signal
 };
 
 /** What each hold is: the principle that words it and its sentence for the summary. */
-export const heldMechanisms: Readonly<Record<Held, { principle: Principle; words: (holder: string, database: string) => string }>> = {
+export const heldMechanisms: Readonly<Record<Held, { principle: Principle; words: (board: EvidenceBoard, holder: string, database: string) => string }>> = {
   locks: { principle: 'mechanism-locks', words: lockHolderWords },
   'retained log': { principle: 'mechanism-retained-log', words: slotHolderWords },
 };

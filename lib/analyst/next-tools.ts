@@ -9,10 +9,10 @@ import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbo
 import { MAX_SINCE_MINUTES } from '../tools/contracts/shared-inputs.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import { upstreamWriters } from './bad-data-source.ts';
-import { isRefusedCapacity, isSharedCapacity, sharedCapacityOf } from './load-source.ts';
+import { isRefusedCapacity, isSharedCapacity, lockHoldersAt, sharedCapacityOf } from './load-source.ts';
 import { couldBreak } from './explaining-change.ts';
 import { labelsAt } from './mechanism.ts';
-import { callersOf } from './service-map.ts';
+import { callersOf, dependenciesOf } from './service-map.ts';
 import { windowOf, type Signal } from './signals.ts';
 
 
@@ -118,6 +118,19 @@ const omittedMetricsCalls = (board: EvidenceBoard, suspects: readonly string[], 
     .filter((service) => [...board.omittedSeries].some((name) => name.startsWith(`${service} `) && !board.series.some((series) => `${series.service} ${series.name}` === name)))
     .map((service) => ({ name: getMetricsContract.name, arguments: { service, sinceMinutes: lookback } }));
 
+/** Sessions named as lock holders looked up one by one, at most: a few are enough to say whose they are. */
+const MOST_HOLDERS_LOOKED_UP = 3;
+
+/**
+ * A database a suspect is or uses whose lock waits name the session holding the locks: every line
+ * that mentions that session, at any level and from any service, says whose it is (the database
+ * logs the session's user and application as it connects; a client may log the session it runs on).
+ */
+const lockHolderCalls = (board: EvidenceBoard, suspects: readonly string[], lookback: number): PlannedCall[] =>
+  [...new Set(suspects.flatMap((service) => [service, ...dependenciesOf(board, service)]))].flatMap((service) =>
+    [...lockHoldersAt(board, service)].slice(0, MOST_HOLDERS_LOOKED_UP).map((pid) => ({ name: queryLogsContract.name, arguments: { contains: pid, minLevel: 'DEBUG', sinceMinutes: lookback, limit: 50 } })),
+  );
+
 /**
  * The next tool calls: first a broad survey, then the full logs of the suspects, then the
  * runbooks for the hypothesis. Nothing already asked is asked again; an empty list means done.
@@ -164,7 +177,8 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
     suspects
       .filter((service) => knownServices.size === 0 || knownServices.has(service))
       .filter(() => !board.unavailable.has(queryLogsContract.name))
-      .map((service) => ({ name: queryLogsContract.name, arguments: around(service) })),
+      .map((service) => ({ name: queryLogsContract.name, arguments: around(service) }))
+      .concat(board.unavailable.has(queryLogsContract.name) ? [] : lockHolderCalls(board, suspects, lookback)),
   );
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
   const earlierDays = board.unavailable.has(getMetricsContract.name)

@@ -52,7 +52,14 @@ const step = (action: RemediationAction, target: string, detail: string): Step =
  * (connections, threads, memory), unless the platform is restarting it already; storage and
  * throughput are not freed by a restart, they need capacity. Then the cause is fixed.
  */
-const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyRestarting: boolean, filledByHold: string | undefined): Step[] => {
+const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyRestarting: boolean, filledByHold: string | undefined, change: Change | undefined): Step[] => {
+  // Locks are released by ending the session that holds them, not the whole service; what made it take them is undone so its next run does not.
+  if (mechanism === 'locks') {
+    const end = step('apply-fix', root, `End ${root}'s session that holds the locks (cancel its statement or stop its run) so the transactions blocked behind it go through.`);
+    return change
+      ? [end, step('revert-config', root, `Revert the change that made ${root} take those locks ("${quoteMessage(change.summary)}"), or its next run takes them again.`)]
+      : [end, step('apply-fix', root, `Make ${root} hold its locks briefly (smaller transactions, an online alternative to table rewrites, a lock timeout of its own, off-peak hours).`)];
+  }
   // Address space is neither freed by a restart nor scaled: it is added to (a secondary CIDR, larger subnets) or used more sparingly.
   if (mechanism === 'IP addresses') return [step('apply-fix', root, `Give ${root} more address space (a secondary CIDR or larger subnets), or use fewer addresses per workload (prefix delegation, fewer warm IPs).`)];
   // The log a database keeps for a stopped consumer's replication slot is released only when the consumer reads it again, or the slot goes.
@@ -210,7 +217,7 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
         ? plan('remedy-repair-bad-data', [step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')])
         : plan('remedy-repair-bad-data', [step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)]);
     case 'resource-exhaustion':
-      return plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting, filledByHold));
+      return plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting, filledByHold, change));
     case 'dependency':
       return plan('remedy-escalate-dependency', [step('escalate', root, `Escalate to the owners of ${root}.`)]);
     case 'none':

@@ -198,13 +198,15 @@ const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDra
   };
 };
 
-/** How the change is tied to the trouble in time: just before it, before a long clean run ended, or before the idle work next ran. */
+/** How the change is tied to the trouble in time: just before it, before a long clean run ended, before the idle work next ran, or before what it governs happened. */
 const changeTiming = (applied: readonly Principle[]): string =>
   applied.includes('change-ended-clean-run')
     ? 'came before the trouble, and its failures, absent before it, began only after it'
     : applied.includes('change-shows-when-work-resumes')
       ? 'was made while the work it affects was idle, and the trouble began when that work next ran'
-      : 'came just before the trouble';
+      : applied.includes('latent-setting')
+        ? 'was made before the trouble and lay quiet until what it governs next happened'
+        : 'came just before the trouble';
 
 /**
  * With no evidence of a cause, the honest answer is "could not tell": say what alerted, what was

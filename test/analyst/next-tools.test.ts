@@ -98,3 +98,27 @@ describe('a capped survey of metrics leaves series out', () => {
     expect(metricsAsked).not.toContain('batch');
   });
 });
+
+describe('the session a database names as holding the locks its clients wait for is looked up', () => {
+  it('every line that mentions it, at any level and from any service, is asked for once the database is a suspect', () => {
+    const waits = Array.from({ length: 20 }, (_, index) => ({
+      service: 'ledger-db',
+      timestamp: at(START, 60 + index),
+      level: 'LOG',
+      message: `10.0.9.${index}(40100):ledger_api@ledger:[${5100 + index}]:LOG:  process ${5100 + index} still waiting for RowExclusiveLock on relation 16871 after 1000.2 ms DETAIL:  Process holding the lock: 28841.`,
+    }));
+    const cancelled = waits.map((wait) => ({ ...wait, level: 'ERROR', message: `${wait.message.split('LOG:')[0]}ERROR:  canceling statement due to lock timeout` }));
+    const board = boardFrom({
+      brief: 'CloudWatch alarm "ledger-api-5xx" is in ALARM',
+      services: [
+        { name: 'ledger-api', kind: 'ecs', dependsOn: ['ledger-db'] },
+        { name: 'ledger-db', kind: 'rds' },
+      ],
+      alarms: [{ name: 'ledger-api-5xx', service: 'ledger-api', state: 'ALARM', since: at(START, 63) }],
+      metrics: [{ service: 'ledger-api', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, step(60, 0, 40)) }],
+      logs: [...waits, ...cancelled, ...Array.from({ length: 20 }, (_, index) => ({ service: 'ledger-api', timestamp: at(START, 61 + index), level: 'ERROR', message: 'POST /entries failed: canceling statement due to lock timeout' }))],
+    });
+    const lookups = nextCalls(board, diagnose(board), tools).filter((call) => call.name === 'query_logs' && call.arguments.contains !== undefined);
+    expect(lookups).toEqual([{ name: 'query_logs', arguments: { contains: '28841', minLevel: 'DEBUG', sinceMinutes: 240, limit: 50 } }]);
+  });
+});

@@ -141,10 +141,14 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'failures-before-refusals',
   // A third party's roots are one family by definition; they shaped a second only through wrong findings: a pinned-certificate
   // incident (an EC2 caller) until sole-failing-caller placed it at the caller, and NAT ports taken by a crawler (compute)
-  // until a capped metric result kept the NAT gateway's port allocation errors. provider-is-external and
-  // remedy-provider-failover-or-limit shape a second again through a wrong finding: blind batch 16's ALB 502s from a
-  // keep-alive shorter than the idle timeout (compute), blamed on a slow provider beside it.
+  // until a capped metric result kept the NAT gateway's port allocation errors, and blind batch 16's ALB 502s from a
+  // keep-alive shorter than the idle timeout (compute) until bad-gateway-at-target placed them at the balancer's target.
   'provider-failing-calls',
+  'provider-is-external',
+  'remedy-provider-failover-or-limit',
+  // Found on blind batch 16's ALB 502s from a target whose keep-alive is shorter than the balancer's idle timeout (compute);
+  // no second family yet (a Lambda or EC2 target behind a balancer would be one).
+  'bad-gateway-at-target',
   // A fallback for an incident nothing else explains: as more incidents are explained, one family is left (an origin's
   // lapsed certificate behind a CDN shaped a second until the CDN's own log fields stopped reading as certificate words).
   'remedy-escalate-dependency',
