@@ -1,10 +1,11 @@
-import type { EvidenceBoard } from './evidence-board.ts';
+import type { Change, EvidenceBoard } from './evidence-board.ts';
+import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { dependenciesOf, kindOf } from './service-map.ts';
 import type { Signal } from './signals.ts';
 
 /**
  * A load balancer that answers 502 itself (`HTTPCode_ELB_502_Count`), while the target it sent the
- * requests to shows no failure of its own (its 5xx and response times flat), got no response on the
+ * requests to fails none itself (its 5xx flat), got no response on the
  * connection it used: the target closed or reset it. A target slowed by its own dependencies is
  * answered late (504s, latency), not cut off, so the target is where this fault is, and the change
  * to how it serves connections (its release, its server settings) is what to look for. The usual
@@ -17,6 +18,8 @@ export interface BadGateway {
   /** When the balancer's own 502s began. */
   at: number;
   keepAlive?: KeepAliveMismatch;
+  /** The target's latest release or configuration change within a week before the 502s: how it serves connections changes only with one. */
+  change?: Change;
 }
 
 export interface KeepAliveMismatch {
@@ -26,6 +29,11 @@ export interface KeepAliveMismatch {
   ref: string;
 }
 
+/** Kinds of change that can alter how a target serves its connections: its code and its settings. */
+const servingChangeKinds: ReadonlySet<string> = new Set(['deploy', 'config']);
+/** A release's connection handling shows as soon as the balancer reuses an idle connection, but only at a few requests in a thousand: it may page days later. */
+const SERVING_CHANGE_REACH_MS = 7 * 24 * 60 * 60_000;
+
 /** An Application Load Balancer's idle timeout when nothing says it was changed. */
 const DEFAULT_IDLE_TIMEOUT_S = 60;
 
@@ -33,6 +41,9 @@ const DEFAULT_IDLE_TIMEOUT_S = 60;
 const balancerOwn502 = /HTTPCode_ELB_502/i;
 const keepAliveSetting = /keep.?alive.?timeout\W{0,3}(\d+(?:\.\d+)?)\s*(ms|milliseconds|s|sec|seconds)?\b/i;
 const idleTimeoutSetting = /idle.?timeout(?:\.timeout_seconds)?\W{0,4}(\d+)/i;
+
+/** A target's own failures: its errors and 5xx. Being slow is not one: a slow target is answered late (504s), not cut off. */
+const failsItself = (signal: Signal): boolean => signal.substantial && (signal.kind === 'errors' || /5XX|Error|Fault|UnHealthy/i.test(signal.text));
 
 const seconds = (value: string, unit: string | undefined): number => (unit && /^m/i.test(unit) ? Number(value) / 1000 : Number(value));
 
@@ -66,7 +77,7 @@ const keepAliveOf = (board: EvidenceBoard, target: string): { seconds: number; r
  * The balancer at the head of the failure chain that answers 502 itself, and the target it lost its
  * connections to: the next link of the chain, or, when the chain stops at the balancer, the one
  * target that states a keep-alive shorter than its idle timeout, else the one changed last before
- * the 502s began. The target shows no substantial failure of its own.
+ * the 502s began. The target fails no requests itself (it may be slow).
  */
 export const badGatewayOf = (board: EvidenceBoard, chain: readonly string[], current: readonly Signal[], changeWindowMs: number): BadGateway | undefined => {
   const [balancer, next] = chain;
@@ -75,7 +86,7 @@ export const badGatewayOf = (board: EvidenceBoard, chain: readonly string[], cur
   if (own502.length === 0) return undefined;
   const at = Math.min(...own502.map((signal) => signal.at));
   const balancerSeconds = idleTimeoutOf(board, balancer);
-  const quiet = dependenciesOf(board, balancer).filter((target) => !current.some((signal) => signal.service === target && signal.substantial));
+  const quiet = dependenciesOf(board, balancer).filter((target) => !current.some((signal) => signal.service === target && failsItself(signal)));
   const keepAliveAt = (target: string): KeepAliveMismatch | undefined => {
     const stated = keepAliveOf(board, target);
     return stated && stated.seconds < balancerSeconds ? { targetSeconds: stated.seconds, balancerSeconds, ref: stated.ref } : undefined;
@@ -87,11 +98,12 @@ export const badGatewayOf = (board: EvidenceBoard, chain: readonly string[], cur
   const target = next ? (quiet.includes(next) ? next : undefined) : shortKeepAlive.length === 1 ? shortKeepAlive[0] : changedLast;
   if (!target) return undefined;
   const keepAlive = keepAliveAt(target);
-  return { balancer, target, at, ...(keepAlive ? { keepAlive } : {}) };
+  const change = latestBreakingChangeBefore(board.changes, at, SERVING_CHANGE_REACH_MS, (candidate) => candidate.service === target && servingChangeKinds.has(candidate.kind));
+  return { balancer, target, at, ...(keepAlive ? { keepAlive } : {}), ...(change ? { change } : {}) };
 };
 
 /** The mechanism, in plain words. */
 export const badGatewayWords = ({ balancer, target, keepAlive }: BadGateway): string =>
   keepAlive
     ? `${target} closes idle keep-alive connections after ${keepAlive.targetSeconds} s, sooner than the ${keepAlive.balancerSeconds} s idle timeout of ${balancer}: ${balancer} sends requests on connections ${target} has just closed and answers them 502 itself, while ${target}'s own 5xx stay flat. ${target}'s keep-alive timeout must be longer than ${balancer}'s idle timeout.`
-    : `${balancer} answers 502 itself while ${target}'s own 5xx and response times stay flat: ${target} closes or resets connections ${balancer} still sends requests on (a keep-alive timeout shorter than the balancer's idle timeout is the usual cause).`;
+    : `${balancer} answers 502 itself while ${target}'s own 5xx stay flat: ${target} closes or resets connections ${balancer} still sends requests on (a keep-alive timeout shorter than the balancer's idle timeout is the usual cause).`;

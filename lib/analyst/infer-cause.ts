@@ -238,7 +238,8 @@ const incidentFrom = (
     const shownAt = Math.min(...carrierShows);
     explained = explain(Number.isFinite(shownAt) ? Math.max(datedOnset(root), shownAt) : datedOnset(root));
   }
-  let suspectChange = explained?.change;
+  // A target the balancer lost its connections to changed how it serves them with its latest release or setting.
+  let suspectChange = explained?.change ?? (badGateway && root === badGateway.target ? badGateway.change : undefined);
   // A change tied to the trouble by its timing alone, not by what it can break: stronger evidence may overrule it.
   let tiedByTimeOnly = explained !== undefined && explained.because !== 'change-effect-matches';
   if (explained) {

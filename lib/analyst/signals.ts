@@ -57,8 +57,8 @@ export const iso = (time: number): string => new Date(time).toISOString().replac
 /** Words that say something failed, whatever level the line was logged at. */
 const failureStated = /\b(error|exception|fail(s|ed|ure)?|refused|denied|expired|timed out|unable to|cannot|could not|still waiting)\b/i;
 
-/** Words by which a line says the failure it reports was got past ("retried ok", "client retried with a new URL"). */
-const recoveryStated = /\b(retried|retry) (ok|succeeded|successfully)\b|\b(succeeded|ok) (on|after) (a |the )?(retry|retries|attempt \d+)\b|\bretried with (a )?(new|fresh|refreshed)\b/i;
+/** Words by which a line says the failure it reports was got past ("retried ok", "client retried with a new URL", "3 rows skipped; continuing"). */
+const recoveryStated = /\b(retried|retry) (ok|succeeded|successfully)\b|\b(succeeded|ok) (on|after) (a |the )?(retry|retries|attempt \d+)\b|\bretried with (a )?(new|fresh|refreshed)\b|[;,:]\s*continuing\b/i;
 
 /** Words by which a warning says what it measured is still inside what was allowed ("clock skew 11s within tolerance"). */
 const withinAllowance = /(?<!\bnot )\bwithin (the |its )?(tolerance|allowance|limits?|SLA|SLO)\b/i;

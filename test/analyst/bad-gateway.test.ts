@@ -13,10 +13,14 @@ interface Shape {
   targetFails?: boolean;
   /** The balancer series that rises from minute 62. */
   balancerSeries?: string;
+  /** Whether quotes-api's responses slow down from minute 62 (its slow provider). */
+  slow?: boolean;
+  /** When quotes-api's release went out, in minutes from the start. */
+  releasedAt?: number;
 }
 
 /** A balancer in front of two services; quotes-api calls a slow provider that warns throughout. */
-const board = ({ listening = 'http server listening on 0.0.0.0:8080 (keepAliveTimeout=5000ms)', targetFails = false, balancerSeries = 'HTTPCode_ELB_502_Count' }: Shape = {}) =>
+const board = ({ listening = 'http server listening on 0.0.0.0:8080 (keepAliveTimeout=5000ms)', targetFails = false, balancerSeries = 'HTTPCode_ELB_502_Count', slow = false, releasedAt = 60 }: Shape = {}) =>
   boardFrom({
     brief: 'CloudWatch alarm edge-alb-502 is in ALARM',
     services: [
@@ -26,7 +30,7 @@ const board = ({ listening = 'http server listening on 0.0.0.0:8080 (keepAliveTi
       { name: 'rating-provider', kind: 'external' },
     ],
     alarms: [{ name: 'edge-alb-502', service: 'edge-alb', state: 'ALARM', since: at(START, 75) }],
-    changes: [{ service: 'quotes-api', timestamp: at(START, 60), kind: 'deploy', summary: 'quotes-api 3.0.0: new HTTP server bootstrap' }],
+    changes: [{ service: 'quotes-api', timestamp: at(START, releasedAt), kind: 'deploy', summary: 'quotes-api 3.0.0: new HTTP server bootstrap' }],
     logs: sorted([
       ...lines('quotes-api', 0, 2, 60, 'INFO', (index) => `request completed POST /v1/quote statusCode=200 quote=q${index}`),
       ...lines('quotes-api', 5, 20, 6, 'WARN', (index) => `rating-provider lookup slow duration_ms=${2600 + index} (budget 2000ms)`),
@@ -36,7 +40,7 @@ const board = ({ listening = 'http server listening on 0.0.0.0:8080 (keepAliveTi
     metrics: [
       { service: 'edge-alb', name: balancerSeries, points: series(START, 120, step(62, 0, 9)) },
       { service: 'quotes-api', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, targetFails ? step(62, 0, 30) : () => 0) },
-      { service: 'quotes-api', name: 'TargetResponseTime', points: series(START, 120, () => 0.12) },
+      { service: 'quotes-api', name: 'TargetResponseTime', points: series(START, 120, slow ? step(62, 0.12, 2.4) : () => 0.12) },
       { service: 'accounts-api', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, () => 0) },
     ],
   });
@@ -49,6 +53,12 @@ describe('a load balancer answering 502 itself while its target shows no failure
     const { draft } = diagnose(board());
     expect(draft.rootCause.summary).toContain('quotes-api closes idle keep-alive connections after 5 s, sooner than the 60 s idle timeout of edge-alb');
     expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)[0]).toBe('rollback quotes-api');
+  });
+
+  it('holds while the target is slow, and blames the target’s release of days before: a keep-alive closes few connections at a time', () => {
+    const cause = inferCause(board({ slow: true, releasedAt: -3 * 24 * 60 }));
+    expect(cause).toMatchObject({ verdict: 'incident', root: 'quotes-api', mechanism: { label: 'bad gateway' } });
+    expect(cause.verdict === 'incident' && cause.suspectChange?.summary).toContain('quotes-api 3.0.0');
   });
 
   it('says no keep-alive numbers it was not shown, and is no bad gateway when the target fails requests itself or the balancer only counts all its 5xx', () => {

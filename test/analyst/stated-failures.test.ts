@@ -18,6 +18,11 @@ describe('a log line whose words state a failure', () => {
     expect(severityOfLine({ level: 'FATAL', message: 'x509: certificate has expired' })).toBe(severityOf('FATAL'));
   });
 
+  it('keeps its level when it says the work went on past the failure it reports', () => {
+    expect(severityOfLine({ level: 'WARN', message: 'bulk index: 3 documents rejected (mapper_parsing_exception: failed to parse field [width] of type [float]); continuing' })).toBe(severityOf('WARN'));
+    expect(severityOfLine({ level: 'WARN', message: 'bulk index: 3 documents rejected (mapper_parsing_exception: failed to parse field [width] of type [float])' })).toBe(severityOf('ERROR'));
+  });
+
   it('keeps its level when it is an access log line of a request answered as the client\'s fault, whatever words the log adds', () => {
     const refused = '1790193137.804\t203.0.113.7\t0.051\t403\t1135\tGET\thttps\twww.example.org\t/backup.zip\tCPH50-C2\t5BE9B427==\tError\tMozilla/5.0';
     expect(severityOfLine({ level: 'INFO', message: refused })).toBe(severityOf('INFO'));
