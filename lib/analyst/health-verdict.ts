@@ -1,11 +1,11 @@
 import { detectOnset } from '../analysis/onset.ts';
 import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
-import { announcedWindowAround, announcedWindowOf } from './announced-window.ts';
+import { announcedStretchOf, announcedWindowAround, announcedWindowOf } from './announced-window.ts';
 import { causesIn } from './cause-signals.ts';
 import { probingOf } from './client-error-probes.ts';
 import { oneCallerRefused } from './one-caller-refused.ts';
-import type { EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
+import type { Change, EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
@@ -116,6 +116,7 @@ const retiredExplanation = (board: EvidenceBoard, service: string): Omit<Explana
  * of a resource `service` uses: a replay into a stream is load on its readers. The evidence it needs:
  * - it is about this service: recorded at it or next to it, and when it names services the evidence
  *   knows, one of them is near it (a load test "against search-api" recorded at api is about search-api);
+ *   or recorded anywhere, naming this service (a campaign's send "for booking-api to absorb");
  * - when it states a UTC window, `since` falls inside that window, however early it was announced; a
  *   stated window that does not hold `since` explains nothing, however recent the announcement;
  * - when it states no window, it came shortly before `since` (the work starting), and only where a
@@ -128,9 +129,12 @@ const announcedExplanation = (board: EvidenceBoard, service: string, since: numb
     const named = known.filter((name) => namesService(summary, name));
     return named.length === 0 || named.some((name) => near.has(name));
   };
-  for (const change of board.changes.filter((candidate) => near.has(candidate.service) && announcedWork.test(candidate.summary) && aboutNear(candidate.summary))) {
+  // Recorded elsewhere (a campaign's sender), an announcement that names this service is about it.
+  const about = (candidate: Change) => (near.has(candidate.service) && aboutNear(candidate.summary)) || namesService(candidate.summary, service);
+  for (const change of board.changes.filter((candidate) => about(candidate) && announcedWork.test(candidate.summary))) {
     const window = announcedWindowAround(change, since, EVALUATION_SLACK_MS);
-    const recent = announcedWindowOf(change.summary) === undefined && change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS;
+    const stated = announcedWindowOf(change.summary) !== undefined || announcedStretchOf(change.summary) !== undefined;
+    const recent = !stated && change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS;
     if (window || (recent && !windowOnly)) {
       return { principle: 'announced-work', service, ref: change.ref, why: `announced beforehand: "${quoteMessage(change.summary)}" (${change.service}, ${iso(change.at)})`, ...(window ? { window } : {}) };
     }

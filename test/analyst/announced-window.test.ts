@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reportsSymptom } from '../../lib/analyst/alerts.ts';
-import { announcedWindowOf } from '../../lib/analyst/announced-window.ts';
+import { announcedStretchOf, announcedWindowOf } from '../../lib/analyst/announced-window.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { at, boardFrom, series, step } from './board-builder.ts';
 
@@ -14,6 +14,36 @@ describe('work announced for a stated window', () => {
     expect(announcedWindowOf('resize in the Sunday 02:00-02:30 UTC window')).toEqual({ from: 120, to: 150 });
     expect(announcedWindowOf('next maintenance window sun:02:00-sun:02:30 UTC')).toEqual({ from: 120, to: 150 });
     expect(announcedWindowOf('resize between 02:00 and 02:30')).toBeUndefined();
+  });
+
+  it('reads a dated start in UTC with the length it gives, else an hour, and no dated start without a time zone', () => {
+    expect(announcedStretchOf('email to 412,306 members scheduled 2026-04-16 17:00 UTC. Expect 4-6x booking traffic for ~30 min')).toEqual({
+      start: Date.parse('2026-04-16T17:00:00Z'),
+      end: Date.parse('2026-04-16T17:30:00Z'),
+    });
+    expect(announcedStretchOf('reindex starts 2026-04-16T02:00Z')).toEqual({ start: Date.parse('2026-04-16T02:00:00Z'), end: Date.parse('2026-04-16T03:00:00Z') });
+    expect(announcedStretchOf('reindex starts 2026-04-16 02:00, takes 2 hours')).toBeUndefined();
+  });
+
+  it('a surge at a service inside a dated send announced the day before at the sender, naming the service, is that send', () => {
+    const surge = (summary: string) =>
+      diagnose(
+        boardFrom({
+          brief: `CloudWatch alarm "desk-api-latency" changed to ALARM from OK at ${at(START, 65)}.`,
+          services: [...services, { name: 'mailer', kind: 'lambda' }],
+          alarms: [{ name: 'desk-api-latency', service: 'desk-api', state: 'ALARM' as const, since: at(START, 65) }],
+          changes: [{ service: 'mailer', timestamp: '2026-05-02T09:00:00.000Z', kind: 'other', summary }],
+          metrics: [
+            { service: 'desk-api', name: 'RequestCount', points: series(START, 100, step(60, 300, 1500)) },
+            { service: 'desk-api', name: 'TargetResponseTime', points: series(START, 100, step(60, 0.2, 1.4)) },
+          ],
+        }),
+      ).draft;
+    const planned = surge('CHG-9 approved: check-in reminder email scheduled 2026-05-03 02:00 UTC, expect 5x desk-api traffic for 45 min');
+    expect(planned.incident).toBe(false);
+    expect(planned.rootCause.summary).toMatch(/announced beforehand/);
+    expect(surge('CHG-9 approved: check-in reminder email scheduled 2026-05-03 05:00 UTC, expect 5x desk-api traffic for 45 min').incident).toBe(true);
+    expect(surge('CHG-9 approved: check-in reminder email scheduled 2026-05-03 02:00 UTC, expect 5x traffic for 45 min').incident).toBe(true);
   });
 
   it('a brief failure inside a maintenance window announced days before is that work, not an incident', () => {
