@@ -44,7 +44,7 @@ import { iso, isFault, namesService, seriesLabel, severityOfLine, windowOf, type
 
 /** Words that announce load or work as planned: a load test, a maintenance window, a recurring job. A scheduled scaling action only sets capacity: it announces no work. */
 const announcedWork =
-  /load.?test|stress.?test|perf(ormance)? test|pen(etration)?.?test|security test|red.?team|game.?day|chaos (test|experiment)|drill|maintenance|planned|scheduled(?! (action|scaling|scale))|nightly|recurring|backfill|reindex|announced|approved change/i;
+  /load.?test|stress.?test|perf(ormance)? test|pen(etration)?.?test|security test|red.?team|game.?day|chaos (test|experiment)|drill|maintenance|planned|scheduled(?! (action|scaling|scale))|nightly|recurring|backfill|reindex|announced|approved change|\bapproved\b|change calendar|status page notice/i;
 /** Words that say a resource was taken out of service on purpose. */
 const retirement = /decommission|retir(e|ed|es|ing|ement)\b|sunset|end.of.life|torn down|tear(ing)? down|scaled? (in )?to zero|removed from service/i;
 
@@ -379,7 +379,11 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
     // that work being refused; announced load alone does not excuse refusing everyone else, and failures are never excused.
     // A replica left behind serves its readers stale data: like a refusal, only a window announced for it excuses that.
     const announced = failing ? undefined : announcedExplanation(board, signal.service, signal.at, refused || leftBehind(signal.text));
-    if (announced) return announced;
+    // What is left still running out after the announced window closed is no longer that work's doing.
+    const room = signal.kind === 'metric' ? seriesOf(board, signal).filter(isRoomLeft) : [];
+    const closed = announced?.window !== undefined && (windowOf(board)?.end ?? 0) > announced.window.end + EVALUATION_SLACK_MS;
+    const stillRunningOut = closed && room.length > 0 && !roomHeldSince(room, announced!.window!.end);
+    if (announced && !stillRunningOut) return announced;
     // Throttling that came back with the same load on earlier days is that schedule's known cost, retried; errors never are.
     const recurring = failing ? undefined : recurringExplanation(board.series, signal);
     if (recurring) return recurring;
@@ -413,6 +417,34 @@ const mostlyBack = (board: EvidenceBoard, signal: Signal): boolean => {
   return Math.abs(newest - onset.baseline) <= MOSTLY_BACK_SHARE * Math.abs(peak - onset.baseline);
 };
 
+/** A measure of what is left of a capacity: free storage, available memory. */
+const isRoomLeft = (series: Series): boolean => meaningOf(series.name) === 'bad-down' && /free|available/i.test(series.name);
+
+/** The series a metric signal was read from. */
+const seriesOf = (board: EvidenceBoard, signal: Signal): Series[] =>
+  board.series.filter((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && signal.text.startsWith(candidate.name));
+
+/** Readings after announced work ended that tell a level held from one still moving. */
+const HELD_READINGS = 6;
+/** A level that moved less than this share of itself since the work ended has held. */
+const HELD_SHARE = 0.02;
+
+/**
+ * Room announced work used stays used: an alarm on what is left (free storage) that the work pushed
+ * past its threshold, and that has held level since the work ended, shows the work's lasting result,
+ * not something still taking room. Each measure of what is left that it watches must have been read
+ * often enough since the end to show it held.
+ */
+const roomHeldSince = (watched: readonly Series[], ended: number): boolean => {
+  const room = watched.filter(isRoomLeft);
+  return room.length > 0 && room.every((series) => {
+    const after = series.points.filter(([timestamp]) => Date.parse(timestamp) > ended).map(([, value]) => value);
+    if (after.length < HELD_READINGS) return false;
+    const level = medianOf(after);
+    return level > 0 && Math.max(...after) - Math.min(...after) <= HELD_SHARE * level;
+  });
+};
+
 /** Why an alert is benign, when the evidence at its service says so; `benign` are the signals already set aside. */
 const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signal[], benign: ReadonlyMap<Signal, Omit<Explanation, 'subject'>>, windowStart: number | undefined): Omit<Explanation, 'subject'> | undefined => {
   // Recovered needs the OK transition itself, after the alert began: an OK from before a new ALARM is history.
@@ -429,7 +461,7 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
     // still in ALARM after its window closed outlasted the work, whatever began inside it.
     const announced = announcedExplanation(board, alert.service, alert.since, failureAlert.test(alert.name) || leftBehind(alert.name));
     const outlasted = announced?.window !== undefined && listedInAlarm && (windowOf(board)?.end ?? 0) > announced.window.end + EVALUATION_SLACK_MS;
-    if (announced && !outlasted) return announced;
+    if (announced && (!outlasted || roomHeldSince(watchedBy(board.series, alert), announced.window!.end))) return announced;
   }
   const moving = signals.filter((signal) => signal.service === alert.service && (signal.kind === 'metric' || signal.kind === 'trend') && signal.ongoing && !benign.has(signal));
   const watched = watchedBy(board.series, alert);
@@ -465,7 +497,11 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
 export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[] => {
   if (!alert.service) return [];
   const since = alert.since !== undefined ? alert.since - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
-  return board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since);
+  const errors = board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since);
+  // One stray error line is not the service failing, unless it is fatal: an error counts when its kind repeats.
+  const kindOf = (message: string) => message.replace(/\d+/g, '#');
+  const repeats = (line: LogRecord) => errors.some((other) => other !== line && kindOf(other.message) === kindOf(line.message));
+  return errors.filter((line) => severityOfLine(line) >= 4 || repeats(line));
 };
 
 export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], windowStart: number | undefined, symptom: string | undefined): HealthVerdict => {

@@ -46,6 +46,26 @@ describe('work announced for a stated window', () => {
     expect(surge('CHG-9 approved: check-in reminder email scheduled 2026-05-03 02:00 UTC, expect 5x traffic for 45 min').incident).toBe(true);
   });
 
+  it('an alarm on free storage that announced work pushed past its threshold is that work while the level holds after it, not while it keeps falling', () => {
+    const storage = (afterImport: (minute: number) => number, extra: { service: string; timestamp: string; level: string; message: string }[] = []) =>
+      diagnose(
+        boardFrom({
+          brief: 'Scheduled health sweep.',
+          services,
+          alarms: [{ name: 'desk-db-free-storage-low', service: 'desk-db', state: 'ALARM' as const, since: at(START, 40) }],
+          changes: [{ service: 'desk-db', timestamp: '2026-04-29T15:30:00.000Z', kind: 'other', summary: 'CHG-7 approved: one-off archive import into desk-db in the 01:00-02:00 UTC window, about 60 GiB' }],
+          logs: extra,
+          metrics: [{ service: 'desk-db', name: 'FreeStorageSpace', points: series(START, 300, (minute) => (minute < 10 ? 200e9 : minute < 50 ? 200e9 - (minute - 10) * 1.5e9 : afterImport(minute))) }],
+        }),
+      ).draft.incident;
+    expect(storage(() => 140e9)).toBe(false);
+    expect(storage((minute) => 140e9 - (minute - 50) * 0.3e9)).toBe(true);
+    // One stray error line at the database does not make it fail; the same error again and again does.
+    const stray = (minute: number) => ({ service: 'desk-db', timestamp: at(START, minute), level: 'ERROR', message: 'duplicate key value violates unique constraint "visits_uuid_key"' });
+    expect(storage(() => 140e9, [stray(200)])).toBe(false);
+    expect(storage(() => 140e9, [stray(200), stray(230)])).toBe(true);
+  });
+
   it('a brief failure inside a maintenance window announced days before is that work, not an incident', () => {
     const announced = { service: 'desk-api', timestamp: '2026-04-29T15:30:00.000Z', kind: 'other', summary: 'CHG-1 approved: desk-db resize in the Sunday 02:00-02:30 UTC maintenance window, expect under 60 s of failed requests' };
     const diagnosis = diagnose(boardFrom({ brief: page, services, changes: [announced], logs: failover, metrics: [{ service: 'desk-api', name: 'RequestCount', points: series(START, 120, () => 300) }] }));
