@@ -498,10 +498,11 @@ export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[
   if (!alert.service) return [];
   const since = alert.since !== undefined ? alert.since - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
   const errors = board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since);
-  // One stray error line is not the service failing, unless it is fatal: an error counts when its kind repeats.
+  // One record refused once (a unique-key violation) is not the service failing: such an error counts when its kind repeats.
   const kindOf = (message: string) => message.replace(/\d+/g, '#');
   const repeats = (line: LogRecord) => errors.some((other) => other !== line && kindOf(other.message) === kindOf(line.message));
-  return errors.filter((line) => severityOfLine(line) >= 4 || repeats(line));
+  const oneRecordRefused = (line: LogRecord) => severityOfLine(line) < 4 && causesIn(line.message).every((hit) => hit.label === 'bad data') && causesIn(line.message).length > 0;
+  return errors.filter((line) => !oneRecordRefused(line) || repeats(line));
 };
 
 export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], windowStart: number | undefined, symptom: string | undefined): HealthVerdict => {
