@@ -12,6 +12,7 @@ import { CHANGE_WINDOW_MS, explainingChange, suspectChangeFor } from './explaini
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { staleDataWords, staleDataWriter } from './stale-data.ts';
 import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
+import { outlastedVisibilityOf, outlastedVisibilityWords, type OutlastedVisibility } from './visibility-timeout.ts';
 import { repointedEndpointOf, repointedEndpointWords, type RepointedEndpoint } from './repointed-endpoint.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
 import { latentSettingAt, latentSettingFor } from './latent-setting.ts';
@@ -70,6 +71,8 @@ export interface IncidentCause {
   staleView?: StaleView;
   /** A change at the root that sent its clients' writes to a read-only server. */
   repointed?: RepointedEndpoint;
+  /** The root is a queue whose visibility timeout its consumer's processing outlasts. */
+  outlastedVisibility?: OutlastedVisibility;
   /** The caller of an external root also calls another external provider. */
   alternativeProvider: boolean;
   alreadyRestarting: boolean;
@@ -362,6 +365,14 @@ const incidentFrom = (
     rootAt(staleView.caller);
   }
 
+  // A consumer handling messages twice because the queue shows them again while it still works on them: the queue's setting is why.
+  const outlasted = overload ? undefined : outlastedVisibilityOf(board, root, evidenceKinds);
+  if (outlasted) {
+    applied.push('redelivered-messages');
+    rootAt(outlasted.queue);
+    suspectChange = undefined;
+  }
+
   // A consumer that cannot read what a producer wrote shows the producer's bad data; the change
   // that explains it came before the item was written, which may be long before it was read.
   const writer = producerOfBadData(board, root, current);
@@ -384,7 +395,8 @@ const incidentFrom = (
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
   const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
   const repointed = foundByEffect && suspectChange?.service === root ? repointedEndpointOf(suspectChange, current, symptom) : undefined;
-  const category = categoryTraced({
+  const heldVisibility = outlasted && root === outlasted.queue ? outlasted : undefined;
+  const category = heldVisibility ? { category: 'config' as const, principle: 'redelivered-messages' as const } : categoryTraced({
     board,
     root,
     rootSignals,
@@ -406,7 +418,9 @@ const incidentFrom = (
   };
   // The resource that named the client says how its work loads it (its queries scan): the client's own refusals are the symptom.
   const loadedAs = namedBy && root !== writer?.service ? mechanismOf(root, accountOf(board, namedBy), suspectChange, changeCategory) : undefined;
-  const found: Mechanism | undefined = heldStale
+  const found: Mechanism | undefined = heldVisibility
+    ? { label: 'redelivery', category: category.category, words: outlastedVisibilityWords(heldVisibility), principle: 'redelivered-messages' }
+    : heldStale
     ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
     : stale && root === stale.service && suspectChange === stale.change
       ? { label: 'stale data', category: category.category, words: staleDataWords(stale), principle: 'stale-data-writer' }
@@ -466,6 +480,7 @@ const incidentFrom = (
     callerOfRoot,
     ...(heldStale ? { staleView: heldStale } : {}),
     ...(repointed ? { repointed } : {}),
+    ...(heldVisibility ? { outlastedVisibility: heldVisibility } : {}),
     overloads: overload && !sharedQuotaWith ? loaded : undefined,
     starves: overload ? sharedQuotaWith : undefined,
     ...(heldOn ? { holdsOn: heldOn.resource } : {}),

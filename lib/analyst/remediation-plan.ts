@@ -12,6 +12,7 @@ import { kindOf } from './service-map.ts';
 import { severityOfLine } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
 import type { StaleHolding } from './stale-view.ts';
+import { VISIBILITY_PER_TIMEOUT, type OutlastedVisibility } from './visibility-timeout.ts';
 
 type Step = FindingDraft['remediation'][number];
 
@@ -43,6 +44,8 @@ export interface RemediationInputs {
   staleHolding?: StaleHolding;
   /** The clients a change at the root pointed at a read-only server (repointed-endpoint.ts). */
   repointedClients?: readonly string[];
+  /** The root is a queue whose visibility timeout its consumer's processing outlasts (visibility-timeout.ts). */
+  outlastedVisibility?: OutlastedVisibility;
 }
 
 const step = (action: RemediationAction, target: string, detail: string): Step => ({ action, target, detail });
@@ -123,7 +126,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, staleHolding, filledByHold, repointedClients }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, staleHolding, filledByHold, repointedClients, outlastedVisibility }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -138,6 +141,13 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
       step('restart', root, `Restart ${root} so it drops the ${staleHolding} it cached and reads the current one.`),
       step('apply-fix', root, `Make ${root} refresh its ${staleHolding} when calls fail (a short DNS TTL, re-reading the secret on an authentication error), as the callers that recovered do.`),
     ]);
+  }
+  // A queue that shows messages again while they are processed is given a visibility timeout longer than the processing.
+  if (outlastedVisibility) {
+    const wanted = Math.max(outlastedVisibility.processingSeconds * VISIBILITY_PER_TIMEOUT, outlastedVisibility.processingSeconds + 1);
+    return {
+      steps: [step('apply-fix', root, `Raise ${root}'s visibility timeout from ${outlastedVisibility.visibilitySeconds} s to at least ${wanted} s (${VISIBILITY_PER_TIMEOUT} times ${outlastedVisibility.consumer}'s ${outlastedVisibility.processingSeconds} s), so a message is not handed out again while it is processed.`)],
+    };
   }
   // Reverting where the name points helps new connections only: the clients' pools keep their connections to the reader.
   if (repointedClients && change) {
@@ -249,6 +259,7 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   ...(cause.holdsOn && outOfSpace(board, cause.holdsOn) ? { filledByHold: cause.holdsOn } : {}),
   staleHolding: cause.staleView?.holding,
   ...(cause.repointed ? { repointedClients: cause.repointed.clients } : {}),
+  ...(cause.outlastedVisibility ? { outlastedVisibility: cause.outlastedVisibility } : {}),
   };
 };
 
