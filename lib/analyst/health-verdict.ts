@@ -499,9 +499,12 @@ export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[
   const since = alert.since !== undefined ? alert.since - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
   const errors = board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since);
   // One record refused once (a unique-key violation) is not the service failing: such an error counts when its kind repeats.
-  const kindOf = (message: string) => message.replace(/\d+/g, '#');
-  const repeats = (line: LogRecord) => errors.some((other) => other !== line && kindOf(other.message) === kindOf(line.message));
-  const oneRecordRefused = (line: LogRecord) => severityOfLine(line) < 4 && causesIn(line.message).every((hit) => hit.label === 'bad data') && causesIn(line.message).length > 0;
+  const shapeOf = (message: string) => message.replace(/\d+/g, '#');
+  const repeats = (line: LogRecord) => errors.some((other) => other !== line && shapeOf(other.message) === shapeOf(line.message));
+  const oneRecordRefused = (line: LogRecord) => {
+    const causes = causesIn(line.message);
+    return severityOfLine(line) < 4 && causes.length > 0 && causes.every((hit) => hit.label === 'bad data');
+  };
   return errors.filter((line) => !oneRecordRefused(line) || repeats(line));
 };
 

@@ -259,16 +259,16 @@ const ownBackendPid = /\bbackend_?pid[=: ]+(\d+)/i;
  * runs on that session.
  */
 const lockHolderNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holds: Held } | undefined => {
-  const lines = board.logs.filter((line) => line.service === resource);
-  const waits = lines.filter((line) => line.message.match(lockHolder));
   const holders = lockHoldersAt(board, resource);
   if (holders.size === 0) return undefined;
+  const lines = board.logs.filter((line) => line.service === resource);
+  const firstWait = lines.find((line) => line.message.match(lockHolder));
   const sessions = lines.filter((line) => holders.has(sessionOf.exec(line.message)?.[2] ?? ''));
   const users = new Set(sessions.map((line) => sessionOf.exec(line.message)![1]!));
   const applications = new Set(sessions.flatMap((line) => applicationName.exec(line.message)?.[1] ?? []));
   const runsOnHolder = (client: string) => board.logs.some((line) => line.service === client && holders.has(ownBackendPid.exec(line.message)?.[1] ?? ''));
   const named = clients.filter((client) => [...users].some((user) => userNamesClient(user, client)) || applications.has(client) || runsOnHolder(client));
-  return named.length === 1 ? { service: named[0]!, holds: 'locks', ...(waits[0] ? { since: waits[0].at } : {}) } : undefined;
+  return named.length === 1 ? { service: named[0]!, holds: 'locks', ...(firstWait ? { since: firstWait.at } : {}) } : undefined;
 };
 
 /** A database's measures of the write-ahead log it keeps for its replication slots. */
