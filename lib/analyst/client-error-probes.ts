@@ -1,10 +1,10 @@
-import { detectOnset } from '../analysis/onset.ts';
 import { pathOf, requestLine, statusOf } from './access-log.ts';
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { formatPlaceholder, PlaceholderType } from '../masking/placeholders.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { iso, neighboursOf, type Signal } from './signals.ts';
+import { serverErrorsFlat } from './usual-errors.ts';
 
 /**
  * Client errors are harm when legitimate users get them (a lowered limit, a revoked permission);
@@ -16,18 +16,6 @@ import { iso, neighboursOf, type Signal } from './signals.ts';
 const clientErrorSignal = /4xx|client.?error|blocked|(?<![0-9])4\d\d(?![0-9])|not.?found/i;
 /** A measure of every error answered, client and server alike (CloudFront's TotalErrorRate). */
 const totalErrors = /total.?errors?/i;
-const serverErrorMeasure = /5xx|(?<![0-9])5\d\d(?![0-9])/i;
-
-/**
- * Whether the service watches its server errors (a measure read, an alarm on them) and none of them
- * rose or fired: its errors, all told, are client errors.
- */
-const serverErrorsFlat = (board: EvidenceBoard, service: string): boolean => {
-  const measures = board.series.filter((series) => series.service === service && serverErrorMeasure.test(series.name));
-  const alarms = board.alarms.filter((alarm) => alarm.service === service && serverErrorMeasure.test(alarm.name));
-  const rose = measures.some((series) => detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })))?.direction === 'up');
-  return measures.length + alarms.length > 0 && !rose && alarms.every((alarm) => alarm.state === 'OK');
-};
 
 /** User agents of scanners, fuzzers, scripts and crawlers; a robot's "compatible" agent links a page about itself ("+https://…/bot"). */
 const automatedClient =

@@ -1,3 +1,4 @@
+import { templateOf } from '../analysis/log-templates.ts';
 import { detectOnset } from '../analysis/onset.ts';
 import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
@@ -8,8 +9,10 @@ import { oneCallerRefused } from './one-caller-refused.ts';
 import type { Change, EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
+import { foldReadings } from '../domain/statistic.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { withSharedResourceUsers, workReachOf } from './service-map.ts';
+import { withinUsualErrors } from './usual-errors.ts';
 import { iso, isFault, namesService, seriesLabel, severityOfLine, windowOf, type Signal } from './signals.ts';
 
 /**
@@ -208,17 +211,19 @@ interface DayRise {
 }
 
 /**
- * Sums over different periods (a week read per 15 minutes beside today per minute) compare only
- * over the same period: finer sums are added up into the coarsest one's periods, which also smooths
- * a short burst as the coarser reading did on earlier days.
+ * Readings over different periods (a week read per 5 minutes beside today per minute) compare only
+ * over the same period: finer readings are folded into the coarsest one's periods the way CloudWatch
+ * would have read them (sums added, maxima and minima kept, averages and percentiles averaged), which
+ * also smooths a short burst as the coarser reading did on earlier days. A one-minute p99 peaks
+ * higher than the five-minute p99 of the same load.
  */
-const summedInto = (points: readonly [number, number][], periodMs: number): [number, number][] => {
-  const buckets = new Map<number, number>();
+const foldedInto = (points: readonly [number, number][], periodMs: number, stat: string | undefined): [number, number][] => {
+  const buckets = new Map<number, number[]>();
   for (const [t, value] of points) {
     const bucket = Math.floor(t / periodMs) * periodMs;
-    buckets.set(bucket, (buckets.get(bucket) ?? 0) + value);
+    buckets.set(bucket, [...(buckets.get(bucket) ?? []), value]);
   }
-  return [...buckets];
+  return [...buckets].map(([bucket, values]) => [bucket, foldReadings(values, stat)]);
 };
 
 /**
@@ -243,10 +248,11 @@ const recurrenceOf = (series: readonly Series[], service: string, name: string, 
   const orientation = meaningOf(name) === 'bad-down' ? -1 : 1;
   const byTime = new Map<number, Reading>();
   const measured = series.filter((item) => item.service === service && item.name === name);
-  const coarsest = Math.max(0, ...measured.map((item) => (item.stat === 'Sum' ? item.periodSeconds ?? 0 : 0))) * 1000;
+  const coarsest = Math.max(0, ...measured.map((item) => item.periodSeconds ?? 0)) * 1000;
   for (const candidate of measured) {
     const points = [...candidate.points, ...(candidate.earlierDays ?? []).flatMap((day) => day.points)].map(([timestamp, value]): [number, number] => [Date.parse(timestamp), value]);
-    for (const [t, value] of candidate.stat === 'Sum' && coarsest > 0 ? summedInto(points, coarsest) : points) byTime.set(t, { t, v: orientation * value, raw: value });
+    const finer = coarsest > 0 && (candidate.periodSeconds ?? 0) * 1000 < coarsest;
+    for (const [t, value] of finer ? foldedInto(points, coarsest, candidate.stat) : points) byTime.set(t, { t, v: orientation * value, raw: value });
   }
   const readings = [...byTime.values()].sort((a, b) => a.t - b.t);
   const between = (from: number, to: number) => readings.filter((reading) => reading.t >= from && reading.t <= to);
@@ -499,13 +505,17 @@ export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[
   const since = alert.since !== undefined ? alert.since - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
   const errors = board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since);
   // One record refused once (a unique-key violation) is not the service failing: such an error counts when its kind repeats.
-  const shapeOf = (message: string) => message.replace(/\d+/g, '#');
-  const repeats = (line: LogRecord) => errors.some((other) => other !== line && shapeOf(other.message) === shapeOf(line.message));
+  const ofKind = (line: LogRecord) => errors.filter((other) => templateOf(other.message) === templateOf(line.message));
+  const repeats = (line: LogRecord) => ofKind(line).length > 1;
   const oneRecordRefused = (line: LogRecord) => {
     const causes = causesIn(line.message);
     return severityOfLine(line) < 4 && causes.length > 0 && causes.every((hit) => hit.label === 'bad data');
   };
-  return errors.filter((line) => !oneRecordRefused(line) || repeats(line));
+  const usual = (line: LogRecord) => {
+    const kind = ofKind(line);
+    return withinUsualErrors(board, alert.service!, { from: kind[0]!.at, to: kind.at(-1)!.at, count: kind.length, example: line.message });
+  };
+  return errors.filter((line) => (!oneRecordRefused(line) || repeats(line)) && !usual(line));
 };
 
 export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], windowStart: number | undefined, symptom: string | undefined): HealthVerdict => {

@@ -9,6 +9,7 @@ import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { causesIn } from './cause-signals.ts';
 import { isBadShift, isEventCount, meaningOf, measureClassesOf, runningCapacity } from './metric-semantics.ts';
 import { quoteMessage } from '../text/quote.ts';
+import { withinUsualErrors } from './usual-errors.ts';
 
 /** One thing that went wrong (or moved) at one service, with the evidence ref that shows it. */
 export interface Signal {
@@ -103,9 +104,10 @@ const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
     for (const template of mine(lines)) {
       const earlyCount = early.get(template.template) ?? 0;
       const lateCount = late.get(template.template) ?? 0;
-      // Errors there from the start of the evidence, at a steady rate, are the service's background noise.
-      const background = template.firstSeen < window.start + span * 0.1 && lateCount <= Math.max(3 * earlyCount, earlyCount + 2);
-      if (background) continue;
+      // Errors there from the start of the evidence, at a steady rate, are the service's background noise; so are server
+      // errors its own count of them already showed at that rate before the logs did.
+      const fromTheStart = template.firstSeen < window.start + span * 0.1 && lateCount <= Math.max(3 * earlyCount, earlyCount + 2);
+      if (fromTheStart || withinUsualErrors(board, service, { from: template.firstSeen, to: template.lastSeen, count: template.count, example: template.example })) continue;
       const worst = Math.max(...Object.keys(template.levels).map(severityOf));
       // One stray line is not a failure, unless it is fatal; warnings count only when they repeat.
       if ((worst < 3 && template.count < 3) || (worst < 4 && template.count < 2)) continue;

@@ -51,3 +51,40 @@ describe('a recurring load read at two periods', () => {
     expect(diagnose(sweep({ client: { name: 'Duration', from: 60 } })).draft.incident).toBe(true);
   });
 });
+
+/** p99 latency in one minute of the day: a daily job from 05:30 to 06:00 makes minutes alternate `high` and `low`; otherwise 0.17 s. */
+const latencyAt = (minuteOfDay: number, { high, low }: { high: number; low: number }) => (minuteOfDay >= 330 && minuteOfDay < 360 ? (minuteOfDay % 2 === 0 ? high : low) : 0.17);
+const EARLIER_NIGHTS = { high: 1.2, low: 0.6 };
+
+/** Three earlier days read per 5 minutes (the mean of their minutes), today per minute from 04:00 to 06:10, a latency alarm since 05:40. */
+const dailyJob = (today: { high: number; low: number }) =>
+  boardFrom({
+    brief: 'PagerDuty incident "slot-api-p99-latency"',
+    services: [{ name: 'slot-api', kind: 'ecs' }],
+    alarms: [{ name: 'slot-api-p99-latency', service: 'slot-api', state: 'ALARM', since: at(TODAY, 340) }],
+    metrics: [
+      {
+        service: 'slot-api',
+        name: 'TargetResponseTime',
+        stat: 'p99',
+        periodSeconds: 300,
+        points: points(-3 * DAY, 240, 5, (minute) => {
+          const minutes = [0, 1, 2, 3, 4].map((offset) => latencyAt((((minute + offset) % DAY) + DAY) % DAY, EARLIER_NIGHTS));
+          return minutes.reduce((total, value) => total + value, 0) / minutes.length;
+        }),
+      },
+      { service: 'slot-api', name: 'TargetResponseTime', stat: 'p99', periodSeconds: 60, points: points(240, 370, 1, (minute) => latencyAt(minute, today)) },
+    ],
+  });
+
+describe('a recurring latency read per minute today and per 5 minutes on earlier days', () => {
+  it('compares the two at the coarser period: a one-minute p99 peaks above the five-minute p99 of the same load', () => {
+    const { draft } = diagnose(dailyJob(EARLIER_NIGHTS));
+    expect(draft.incident).toBe(false);
+    expect(draft.rootCause.summary).toMatch(/recurs on a schedule: TargetResponseTime at slot-api rose the same way/);
+  });
+
+  it('is new when today is slower than earlier days over the same periods', () => {
+    expect(diagnose(dailyJob({ high: 1.8, low: 1.6 })).draft.incident).toBe(true);
+  });
+});

@@ -1,0 +1,47 @@
+import { detectOnset } from '../analysis/onset.ts';
+import { statusOf } from './access-log.ts';
+import type { EvidenceBoard } from './evidence-board.ts';
+
+/** A measure or alarm of server errors: a 5xx count. */
+const serverErrorMeasure = /5xx|(?<![0-9])5\d\d(?![0-9])/i;
+
+/**
+ * Whether the service watches its server errors (a measure read, an alarm on them) and none of them
+ * rose or fired.
+ */
+export const serverErrorsFlat = (board: EvidenceBoard, service: string): boolean => {
+  const measures = board.series.filter((series) => series.service === service && serverErrorMeasure.test(series.name));
+  const alarms = board.alarms.filter((alarm) => alarm.service === service && serverErrorMeasure.test(alarm.name));
+  const rose = measures.some((series) => detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })))?.direction === 'up');
+  return measures.length + alarms.length > 0 && !rose && alarms.every((alarm) => alarm.state === 'OK');
+};
+
+/** Readings before the first line that show the level the service was at. */
+const MIN_READINGS_BEFORE = 3;
+
+/** Server errors a log shows: how many lines of one kind, over what stretch, and one of them. */
+export interface LoggedErrors {
+  from: number;
+  to: number;
+  count: number;
+  example: string;
+}
+
+/**
+ * Requests a service answered with a server error (5xx) at no more than the rate its own count of
+ * them already showed are its background, however late in the evidence its logs begin to show them:
+ * the service counts its server errors, that count held level across the evidence and no alarm on it
+ * fired (serverErrorsFlat), and over the readings before the first of these lines it already counted
+ * at least as many a minute as the lines show. Logs are a sample of what a count counts.
+ */
+export const withinUsualErrors = (board: EvidenceBoard, service: string, logged: LoggedErrors): boolean => {
+  if ((statusOf(logged.example) ?? 0) < 500 || !serverErrorsFlat(board, service)) return false;
+  const linesPerMinute = logged.count / Math.max(1, (logged.to - logged.from) / 60_000);
+  return board.series.some((series) => {
+    if (series.service !== service || !serverErrorMeasure.test(series.name) || !series.periodSeconds) return false;
+    const before = series.points.filter(([timestamp]) => Date.parse(timestamp) < logged.from).map(([, value]) => value);
+    if (before.length < MIN_READINGS_BEFORE) return false;
+    const perMinute = before.reduce((total, value) => total + value, 0) / before.length / (series.periodSeconds / 60);
+    return perMinute >= linesPerMinute;
+  });
+};
