@@ -307,10 +307,33 @@ const recurrenceOf = (series: readonly Series[], service: string, name: string, 
   };
 };
 
+/** Whether a measure's record at a service reaches back to the same time a day earlier. */
+const recordedADayBefore = (series: readonly Series[], service: string, name: string, at: number): boolean =>
+  series.some(
+    (candidate) =>
+      candidate.service === service &&
+      candidate.name === name &&
+      [...candidate.points, ...(candidate.earlierDays ?? []).flatMap((day) => day.points)].some(([timestamp]) => Date.parse(timestamp) <= at - DAY_MS + RECURRENCE_TOLERANCE_MS),
+  );
+
+/**
+ * A rise that recurs at this time of day (recurrenceOf). A measure read only today cannot show that
+ * itself: it rose with its service's recurring load when another measure there, read over earlier
+ * days too and measuring no failure, rose at the same time today and on those days.
+ */
 const recurringExplanation = (series: readonly Series[], signal: Signal): Omit<Explanation, 'subject'> | undefined => {
   const own = series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && signal.text.startsWith(candidate.name));
+  if (!own) return undefined;
   // An onset is dated where the rise shows clearly, which can be a period into it: today's rise is measured, as an alarm's is, from a little before.
-  return own ? recurrenceOf(series, signal.service, own.name, signal.at - RECURRENCE_TOLERANCE_MS, own.ref) : undefined;
+  const from = signal.at - RECURRENCE_TOLERANCE_MS;
+  if (recordedADayBefore(series, signal.service, own.name, signal.at)) return recurrenceOf(series, signal.service, own.name, from, own.ref);
+  const siblings = new Set(series.filter((candidate) => candidate.service === signal.service && candidate.name !== own.name && !measuresFailure(candidate.name)).map((candidate) => candidate.name));
+  for (const name of siblings) {
+    if (!recordedADayBefore(series, signal.service, name, signal.at)) continue;
+    const recurring = recurrenceOf(series, signal.service, name, from, series.find((candidate) => candidate.service === signal.service && candidate.name === name)!.ref);
+    if (recurring) return { ...recurring, why: `it rose with ${name} at ${signal.service}, which ${recurring.why.replace(/^it /, '')}` };
+  }
+  return undefined;
 };
 
 /** Alerts about failures: failing work is never a schedule's known cost, however often it recurs. */

@@ -88,3 +88,34 @@ describe('a recurring latency read per minute today and per 5 minutes on earlier
     expect(diagnose(dailyJob({ high: 1.8, low: 1.6 })).draft.incident).toBe(true);
   });
 });
+
+/** Read IOPS over three days per 5 minutes, with a nightly dump from 02:00 to 02:50 on earlier nights when `earlierNights`; today the dump is running at 02:30, and the disk queue is read only today. */
+const nightlyDump = ({ earlierNights }: { earlierNights: boolean }) => {
+  const dumping = (minuteOfDay: number) => minuteOfDay >= 120 && minuteOfDay < 170;
+  return boardFrom({
+    brief: 'Scheduled health sweep',
+    services: [{ name: 'league-db', kind: 'rds' }],
+    metrics: [
+      {
+        service: 'league-db',
+        name: 'ReadIOPS',
+        stat: 'Average',
+        periodSeconds: 300,
+        points: points(-3 * DAY, 150, 5, (minute) => (dumping(((minute % DAY) + DAY) % DAY) && (minute >= 0 || earlierNights) ? 2500 : 230)),
+      },
+      { service: 'league-db', name: 'DiskQueueDepth', stat: 'Average', periodSeconds: 60, points: points(0, 150, 1, (minute) => (dumping(minute) ? 4 : 0.5)) },
+    ],
+  });
+};
+
+describe('a measure read only today that rises with its service\'s recurring load', () => {
+  it('is that load when another measure there, read over earlier days, rose the same way at the same time then', () => {
+    const { draft } = diagnose(nightlyDump({ earlierNights: true }));
+    expect(draft.incident).toBe(false);
+    expect(draft.rootCause.summary).toMatch(/rose with ReadIOPS at league-db, which recurs on a schedule/);
+  });
+
+  it('is not when the other measure did not rise on earlier days', () => {
+    expect(diagnose(nightlyDump({ earlierNights: false })).draft.incident).toBe(true);
+  });
+});
