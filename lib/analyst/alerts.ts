@@ -11,7 +11,9 @@ export interface Alert {
   name: string;
   /** The service it is about, when known. */
   service?: string;
-  /** Epoch ms when it fired. */
+  /** A person's own words, for a report. */
+  said?: string;
+  /** Epoch ms when it fired; for a report, the time the person asks about since. */
   since?: number;
   /** Epoch ms when an alarm that fired went back to OK: only a known time, after it fired when that is known. */
   recoveredAt?: number;
@@ -28,6 +30,7 @@ const page = /PagerDuty event incident\.(\w+) at (\S+?)\.(?:\s|$)/;
 const pageTitle = /^Incident: (.+)$/m;
 const pageStatus = /^Status: (\w+)$/m;
 const question = /A teammate asks: "([\s\S]*)"/;
+const askedSince = /They are asking about the time since (\S+?)\.(?:\s|$)/;
 
 /** Page events that leave the incident open. */
 const openPage = new Set(['triggered', 'acknowledged', 'reopened', 'escalated', 'priority_updated', 'annotated', 'delegated', 'reassigned', 'unacknowledged']);
@@ -93,6 +96,6 @@ export const alertsOf = (board: EvidenceBoard, symptom: string | undefined): Ale
     alerts.push({ source: 'page', name: `PagerDuty incident "${pageTitle.exec(board.brief)?.[1] ?? paged[1]}"`, service: symptom, since: timeOf(paged[2]) });
   }
   const asked = question.exec(board.brief)?.[1];
-  if (asked !== undefined && reportsSymptom(asked)) alerts.push({ source: 'report', name: `the report "${asked}"`, service: symptom });
+  if (asked !== undefined && reportsSymptom(asked)) alerts.push({ source: 'report', name: `the report "${asked}"`, service: symptom, said: asked, since: timeOf(askedSince.exec(board.brief)?.[1]) });
   return alerts;
 };

@@ -13,6 +13,7 @@ import { foldReadings } from '../domain/statistic.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { withSharedResourceUsers, workReachOf } from './service-map.ts';
 import { withinUsualErrors } from './usual-errors.ts';
+import { reportedDirection, reportNames, wordsOf } from './measure-words.ts';
 import { iso, isFault, namesService, seriesLabel, severityOfLine, windowOf, type Signal } from './signals.ts';
 
 /**
@@ -244,8 +245,8 @@ const foldedInto = (points: readonly [number, number][], periodMs: number, stat:
  * shows around it; a count of events that is silent reads zero there, and where it falls silent after
  * its peak it came back to zero.
  */
-const recurrenceOf = (series: readonly Series[], service: string, name: string, at: number, ref: string): Omit<Explanation, 'subject'> | undefined => {
-  const orientation = meaningOf(name) === 'bad-down' ? -1 : 1;
+const recurrenceOf = (series: readonly Series[], service: string, name: string, at: number, ref: string, worse: 'up' | 'down' = meaningOf(name) === 'bad-down' ? 'down' : 'up'): Omit<Explanation, 'subject'> | undefined => {
+  const orientation = worse === 'down' ? -1 : 1;
   const byTime = new Map<number, Reading>();
   const measured = series.filter((item) => item.service === service && item.name === name);
   const coarsest = Math.max(0, ...measured.map((item) => item.periodSeconds ?? 0)) * 1000;
@@ -303,7 +304,7 @@ const recurrenceOf = (series: readonly Series[], service: string, name: string, 
     principle: 'recurring-rise',
     service,
     ref,
-    why: `it recurs on a schedule: ${name} at ${service} rose the same way at about the same time ${nearest.days === 1 ? 'a day' : `${nearest.days} days`} earlier (to ${round(nearest.peak!.raw)} at ${iso(nearest.peak!.t)}) and came back, the load of a recurring job`,
+    why: `it recurs on a schedule: ${name} at ${service} ${worse === 'down' ? 'fell' : 'rose'} the same way at about the same time ${nearest.days === 1 ? 'a day' : `${nearest.days} days`} earlier (to ${round(nearest.peak!.raw)} at ${iso(nearest.peak!.t)}) and came back, ${worse === 'down' ? 'the usual shape of the day' : 'the load of a recurring job'}`,
   };
 };
 
@@ -342,19 +343,6 @@ const failureAlert = /error|fault|fail|5xx|dead|dlq|timeout|crash|oom|kill|unhea
 /** A measure or alarm of a replica's lag: how stale what its readers get is. */
 const leftBehind = (text: string): boolean => causesIn(text).some((hit) => hit.label === 'replication lag');
 
-/** Words that say how an alarm compares, not what it watches. */
-const comparisonWords = new Set(['high', 'low', 'alarm', 'alert', 'rate', 'count', 'sum', 'avg', 'average', 'max', 'min', 'percent', 'too', 'over', 'under', 'above', 'below', 'breach', 'threshold']);
-/** The words of a name, singular and lowercase: "store-disk-used-high" and "DiskUsedPercent" share disk and used. */
-const wordsOf = (name: string): Set<string> =>
-  new Set(
-    name
-      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .map((word) => word.replace(/s$/, ''))
-      .filter((word) => word.length >= 3 && !comparisonWords.has(word)),
-  );
-
 /** The health measures at an alert's service: latency, throttles, saturation; not demand, nor a measure of unknown meaning. */
 const healthMeasuresAt = (series: readonly Series[], service: string): Series[] =>
   series.filter((candidate) => candidate.service === service && (meaningOf(candidate.name) === 'bad-up' || meaningOf(candidate.name) === 'bad-down'));
@@ -386,8 +374,27 @@ const watchedBy = (series: readonly Series[], alert: Alert): Series[] => {
  * recurring measure explains it only while no other measure at the service moves the bad way
  * unexplained (`moving`). Failure alarms are never a schedule's known cost.
  */
+/**
+ * A measure's move a person reports ("sign-ups look way down since this morning") that it makes at
+ * this time of day on earlier days too (recurrenceOf, in the direction reported) is the day's usual
+ * shape, not a fault. The measure is the one at the service the report names by its words (a
+ * hyphenated "sign-ups" names SignupsStarted); a report saying no direction, or both, is not read.
+ */
+const reportedMoveRecurs = (series: readonly Series[], alert: Alert): Omit<Explanation, 'subject'> | undefined => {
+  const worse = reportedDirection(alert.said ?? '');
+  if (!worse) return undefined;
+  const named = new Set(series.filter((candidate) => candidate.service === alert.service && reportNames(alert.said ?? '', candidate.name)).map((candidate) => candidate.name));
+  for (const name of named) {
+    const ref = series.find((candidate) => candidate.service === alert.service && candidate.name === name)!.ref;
+    const recurring = recurrenceOf(series, alert.service!, name, alert.since! - RECURRENCE_TOLERANCE_MS, ref, worse);
+    if (recurring) return recurring;
+  }
+  return undefined;
+};
+
 const recurringAlert = (series: readonly Series[], alert: Alert, watched: readonly Series[], moving: readonly Signal[]): Omit<Explanation, 'subject'> | undefined => {
   if (!alert.service || alert.since === undefined || failureAlert.test(alert.name)) return undefined;
+  if (alert.source === 'report') return reportedMoveRecurs(series, alert);
   const candidates = watched.length > 0 ? watched : healthMeasuresAt(series, alert.service);
   for (const name of new Set(candidates.map((candidate) => candidate.name))) {
     if (watched.length === 0 && moving.some((signal) => !signal.text.startsWith(name))) continue;

@@ -5,6 +5,7 @@ import { triggerAlarmName } from './alerts.ts';
 import type { Diagnosis } from './diagnose.ts';
 import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
+import { reportNames } from './measure-words.ts';
 import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import { MAX_SINCE_MINUTES } from '../tools/contracts/shared-inputs.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
@@ -69,7 +70,12 @@ const earlierDaysCalls = (board: EvidenceBoard, diagnosis: Diagnosis, lookback: 
     if (alert.source === 'alarm' && fired !== undefined && alert.name === `alarm ${fired}` && metrics.length > 0) {
       return metrics.map((name) => ({ name: getMetricsContract.name, arguments: { ...base, name } }));
     }
-    return alert.source === 'alarm' ? [] : comparedAt(alert.service);
+    // A report that names a measure ("sign-ups look way down") is about that measure, read even where a capped result left it out.
+    const service = alert.service;
+    const known = [...board.series.filter((series) => series.service === service).map((series) => series.name), ...[...board.omittedSeries].filter((name) => name.startsWith(`${service} `)).map((name) => name.slice(service.length + 1))];
+    const named = [...new Set(known)].filter((name) => alert.said !== undefined && reportNames(alert.said, name));
+    if (named.length > 0) return named.map((name) => ({ name: getMetricsContract.name, arguments: { ...base, name } }));
+    return alert.source === 'alarm' ? [] : comparedAt(service);
   })];
 };
 

@@ -282,9 +282,21 @@ const withSilenceAsZero = (series: EvidenceBoard['series'][number], points: read
   return [...before, ...points, ...gaps, ...after].sort((a, b) => a.t - b.t);
 };
 
-/** The span a service's metrics were read over: an event count silent inside it had no events there. */
-const metricSpanOf = (board: EvidenceBoard, service: string): Window => {
-  const times = board.series.filter((series) => series.service === service).flatMap((series) => series.points.map(([timestamp]) => Date.parse(timestamp))).filter(Number.isFinite);
+/**
+ * The span the metrics an event count is published beside were read over: an event count silent inside it had no
+ * events there. Those are its namespace's others at its service (the balancer's request count beside its 4xx count):
+ * an application's own metrics kept for days say nothing of when the balancer's were read. Alone in its namespace,
+ * or of no known namespace, it goes by all its service's metrics.
+ */
+const publishedSpanOf = (board: EvidenceBoard, series: EvidenceBoard['series'][number]): Window => {
+  const atService = board.series.filter((candidate) => candidate.service === series.service);
+  const siblings = atService.filter((candidate) => candidate !== series && series.namespace !== undefined && candidate.namespace === series.namespace);
+  return spanOf(siblings.length > 0 ? [series, ...siblings] : atService);
+};
+
+/** The span some series were read over. */
+const spanOf = (series: readonly EvidenceBoard['series'][number][]): Window => {
+  const times = series.flatMap((item) => item.points.map(([timestamp]) => Date.parse(timestamp))).filter(Number.isFinite);
   return { start: Math.min(...times), end: Math.max(...times) };
 };
 
@@ -352,13 +364,13 @@ const removedBefore = (board: EvidenceBoard, series: EvidenceBoard['series'][num
 export const seriesLabel = (series: EvidenceBoard['series'][number]): string => `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
 
 const metricSignals = (board: EvidenceBoard): Signal[] => {
-  const spans = new Map([...new Set(board.series.map((series) => series.service))].map((service) => [service, metricSpanOf(board, service)]));
+  const spans = new Map([...new Set(board.series.map((series) => series.service))].map((service) => [service, spanOf(board.series.filter((series) => series.service === service))]));
   // A series' points are read once: an alarm's breach is looked for in its service's other series too.
   const read = new Map<EvidenceBoard['series'][number], Points>();
   const pointsOf = (series: EvidenceBoard['series'][number]): Points => {
     const known = read.get(series);
     if (known) return known;
-    const points = withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), spans.get(series.service)!);
+    const points = withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), publishedSpanOf(board, series));
     read.set(series, points);
     return points;
   };

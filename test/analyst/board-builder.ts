@@ -6,7 +6,7 @@ export interface SyntheticEvidence {
   services?: { name: string; kind?: string; arn?: string; awsService?: string; tags?: Record<string, string>; dependsOn?: string[] }[];
   alarms?: { name: string; service: string; state: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA'; since?: string; reason?: string }[];
   logs?: { service: string; timestamp: string; level: string; message: string }[];
-  metrics?: { service: string; name: string; dimensions?: Record<string, string>; unit?: string; stat?: string; periodSeconds?: number; points: [string, number][] }[];
+  metrics?: { service: string; name: string; namespace?: string; dimensions?: Record<string, string>; unit?: string; stat?: string; periodSeconds?: number; points: [string, number][] }[];
   changes?: { service: string; timestamp: string; kind: string; summary: string; actor?: string; details?: Record<string, unknown> }[];
 }
 

@@ -122,3 +122,21 @@ describe('the session a database names as holding the locks its clients wait for
     expect(lookups).toEqual([{ name: 'query_logs', arguments: { contains: '28841', minLevel: 'DEBUG', sinceMinutes: 240, limit: 50 } }]);
   });
 });
+
+describe('a report that names a measure', () => {
+  it('has that measure compared with earlier days, though a capped result left it out; one naming none has its service compared', () => {
+    const reported = (text: string) => {
+      const board = boardFrom({
+        brief: `A teammate asks: "${text}"\nThey are asking about the service onboarding-api.\nThey are asking about the time since ${at(START, 60)}.`,
+        services: [{ name: 'onboarding-api', kind: 'ecs' }],
+        metrics: [{ service: 'onboarding-api', name: 'RequestCount', points: series(START, 120, () => 1100) }],
+      });
+      recordResult(board, 'get_metrics', 'E9', { available: true, series: [], seriesOmitted: 2, omittedSeries: ['onboarding-api SignupsStarted', 'billing SignupsStarted'] });
+      return nextCalls(board, diagnose(board), tools)
+        .filter((call) => call.name === 'get_metrics' && call.arguments.compareDaysBefore !== undefined)
+        .map((call) => [call.arguments.service, call.arguments.name]);
+    };
+    expect(reported('Sign-ups look way down since this morning.')).toEqual([['onboarding-api', 'SignupsStarted']]);
+    expect(reported('Everything looks way down since this morning.')).toEqual([['onboarding-api', undefined]]);
+  });
+});
