@@ -1,19 +1,10 @@
 import type { Scenario } from '../lib/domain/scenario.ts';
-import { sumsPerPeriod } from '../lib/domain/statistic.ts';
+import { foldReadings } from '../lib/domain/statistic.ts';
 
 type Series = NonNullable<Scenario['environment']['metrics']>[number];
 
 /** Coarsening never leaves a series with fewer points than this: it stays as it was written. */
 const FEWEST_POINTS_KEPT = 3;
-
-/** One period's value from the finer points it holds, as CloudWatch would compute it for the statistic. */
-const aggregate = (stat: string | undefined, values: readonly number[]): number => {
-  if (sumsPerPeriod(stat)) return values.reduce((total, value) => total + value, 0);
-  if (/^max/i.test(stat ?? '')) return Math.max(...values);
-  if (/^min/i.test(stat ?? '')) return Math.min(...values);
-  // Average exactly; a percentile approximately (the mean of the finer periods' percentiles).
-  return values.reduce((total, value) => total + value, 0) / values.length;
-};
 
 /** The series' period in ms: as written, else the usual gap between its points. */
 const periodOf = (series: Series): number | undefined => {
@@ -34,7 +25,7 @@ const coarser = (series: Series, factor: number): Series => {
     runs.set(start, [...(runs.get(start) ?? []), point]);
   }
   if (runs.size < FEWEST_POINTS_KEPT) return series;
-  const points = [...runs.values()].map((run): Series['points'][number] => [run[0]![0], aggregate(series.stat, run.map(([, value]) => value))]);
+  const points = [...runs.values()].map((run): Series['points'][number] => [run[0]![0], foldReadings(run.map(([, value]) => value), series.stat)]);
   return { ...series, points, ...(series.periodSeconds === undefined ? {} : { periodSeconds: series.periodSeconds * factor }) };
 };
 

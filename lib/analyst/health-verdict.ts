@@ -535,7 +535,8 @@ export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[
   const since = alert.since !== undefined ? alert.since - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
   const errors = board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since);
   // One record refused once (a unique-key violation) is not the service failing: such an error counts when its kind repeats.
-  const ofKind = (line: LogRecord) => errors.filter((other) => templateOf(other.message) === templateOf(line.message));
+  const kinds = new Map(errors.map((line) => [line, templateOf(line.message)]));
+  const ofKind = (line: LogRecord) => errors.filter((other) => kinds.get(other) === kinds.get(line));
   const repeats = (line: LogRecord) => ofKind(line).length > 1;
   const oneRecordRefused = (line: LogRecord) => {
     const causes = causesIn(line.message);

@@ -11,7 +11,7 @@ export const sumsPerPeriod = (stat: string | undefined): boolean => /^(sum|sampl
  */
 export const foldReadings = (values: readonly number[], stat: string | undefined): number => {
   if (sumsPerPeriod(stat)) return values.reduce((total, value) => total + value, 0);
-  if (/^maximum$/i.test(stat ?? '')) return Math.max(...values);
-  if (/^minimum$/i.test(stat ?? '')) return Math.min(...values);
+  if (/^max/i.test(stat ?? '')) return Math.max(...values);
+  if (/^min/i.test(stat ?? '')) return Math.min(...values);
   return values.reduce((total, value) => total + value, 0) / values.length;
 };

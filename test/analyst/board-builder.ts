@@ -30,6 +30,10 @@ export const at = (start: string, minutes: number): string => new Date(Date.pars
 export const series = (start: string, minutes: number, valueAt: (minute: number) => number): [string, number][] =>
   Array.from({ length: minutes }, (_, minute) => [at(start, minute), valueAt(minute)]);
 
+/** Points from minute `from` to minute `to` after `start`, one every `every` minutes, the value from `valueAt(minute)`. */
+export const pointsBetween = (start: string, from: number, to: number, every: number, valueAt: (minute: number) => number): [string, number][] =>
+  Array.from({ length: Math.floor((to - from) / every) }, (_, index) => from + index * every).map((minute) => [at(start, minute), valueAt(minute)]);
+
 /** A value that is `before` until minute `from` and `after` from then on. */
 export const step = (from: number, before: number, after: number) => (minute: number): number => (minute < from ? before : after);
 

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
-import { at, boardFrom } from './board-builder.ts';
+import { at, boardFrom, pointsBetween } from './board-builder.ts';
 
 const TODAY = '2026-12-01T00:00:00.000Z';
 const DAY = 24 * 60;
 /** Write capacity used per minute: a nightly sync from 02:00 to 03:00 writes `nightly`, otherwise 10,000. */
 const usedPerMinute = (minuteOfDay: number, nightly: number) => (minuteOfDay >= 120 && minuteOfDay < 180 ? nightly : 10_000);
 
-/** Minutes from `from` to `to` (minutes after TODAY), every `every` minutes, each `value(minute)`. */
-const points = (from: number, to: number, every: number, value: (minute: number) => number): [string, number][] =>
-  Array.from({ length: Math.floor((to - from) / every) }, (_, index) => from + index * every).map((minute) => [at(TODAY, minute), value(minute)]);
+const points = (from: number, to: number, every: number, value: (minute: number) => number) => pointsBetween(TODAY, from, to, every, value);
 
 interface Night {
   /** Tonight's use per minute during the sync (earlier nights: 80,000). */

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
-import { at, boardFrom } from './board-builder.ts';
+import { at, boardFrom, pointsBetween } from './board-builder.ts';
 
 const TODAY = '2026-12-01T00:00:00.000Z';
 const DAY = 24 * 60;
 /** Sign-ups per 15 minutes: a morning trough from 06:00 to 10:00 UTC every day, `trough` deep. */
 const signupsAt = (minuteOfDay: number, trough: number) => (minuteOfDay >= 360 && minuteOfDay < 600 ? trough : 120);
 
-const points = (from: number, to: number, every: number, value: (minute: number) => number): [string, number][] =>
-  Array.from({ length: Math.floor((to - from) / every) }, (_, index) => from + index * every).map((minute) => [at(TODAY, minute), value(minute)]);
+const points = (from: number, to: number, every: number, value: (minute: number) => number) => pointsBetween(TODAY, from, to, every, value);
 
 interface Question {
   text: string;
