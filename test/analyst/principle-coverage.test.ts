@@ -111,10 +111,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // Lost its second family when metric results began to be capped by movement (cap-metric-series.ts):
   // the findings did not change, the principle that shaped one of them did; compute roots only today.
   'capacity-behind-starved',
-  // Lost their second family when a daily job's latency page (compute) became a recurring rise read at one period, its
-  // 5xx trickle the service's usual rate (usual-errors.ts): that page is healthy now; lambda roots only today.
-  'unexplained-alert-is-incident',
-  'dependency-or-undetermined',
   // Found on blind EKS worker subnets out of addresses (other).
   'mechanism-ip-addresses',
   // Found on a blind BFF whose new HTTP client retried every slow call to its sole callee (compute); it waits in candidates.
@@ -153,9 +149,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // Found on blind batch 16's ALB 502s from a target whose keep-alive is shorter than the balancer's idle timeout (compute);
   // no second family yet (a Lambda or EC2 target behind a balancer would be one).
   'bad-gateway-at-target',
-  // A fallback for an incident nothing else explains: as more incidents are explained, one family is left (an origin's
-  // lapsed certificate behind a CDN shaped a second until the CDN's own log fields stopped reading as certificate words).
-  'remedy-escalate-dependency',
 ]);
 
 const { scenarios } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);
