@@ -15,7 +15,7 @@ import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
 import { outlastedVisibilityOf, outlastedVisibilityWords, type OutlastedVisibility } from './visibility-timeout.ts';
 import { repointedEndpointOf, repointedEndpointWords, type RepointedEndpoint } from './repointed-endpoint.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
-import { latentSettingAt, latentSettingFor } from './latent-setting.ts';
+import { latentSettingAt, latentSettingFor, scheduleMovedInto } from './latent-setting.ts';
 import { retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords } from './retry-amplification.ts';
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
@@ -336,7 +336,9 @@ const incidentFrom = (
       runLoad = root === culprit.service ? culprit.runs : undefined;
       heldOn = root === culprit.service && culprit.holds ? { resource: loaded, held: culprit.holds } : undefined;
       // A holder of locks changed days before to run work that takes them held them from its next run on.
-      const latentLocking = heldOn?.held === 'locks' && !culprit.change ? latentSettingFor(board, root, new Set(['locks']), onsetOf(loaded)) : undefined;
+      // So did one whose schedule was moved to start that work when the waits began.
+      const latentLocking =
+        heldOn?.held === 'locks' && !culprit.change ? (latentSettingFor(board, root, new Set(['locks']), onsetOf(loaded)) ?? scheduleMovedInto(board, root, onsetOf(loaded))) : undefined;
       if (latentLocking) applied.push('latent-setting');
       namedBy = root === culprit.service && culprit.principle === 'resource-names-its-client' ? loaded : undefined;
       suspectChange = root === culprit.service ? (culprit.change ?? latentLocking) : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));

@@ -3,6 +3,7 @@ import { latestBreakingChangeBefore } from './explaining-change.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { onlyRaisedCapacity } from './lowered-setting.ts';
 import { labelsAt } from './mechanism.ts';
+import { lastFiringOf } from './schedule-expression.ts';
 import type { Signal } from './signals.ts';
 
 /** A setting waits for the condition it governs (memory full, the evening peak, a long request): days, seldom more than a week. */
@@ -25,3 +26,21 @@ export const latentSettingFor = (board: EvidenceBoard, service: string, kinds: R
   if (kinds.size === 0 || !Number.isFinite(failingSince)) return undefined;
   return latestBreakingChangeBefore(board.changes, failingSince, LATENT_REACH_MS, (change) => change.service === service && !onlyRaisedCapacity(change.summary) && changeExplains(change, kinds));
 };
+
+/** A scheduled run does what it was started for as it begins: its schedule fired at most this long before the trouble. */
+const RUN_LEAD_MS = 60 * 60_000;
+
+/**
+ * A schedule changed at `service` within a week, whose new expression fired shortly before
+ * `failingSince` (after the change), moved its work into that time: the run it started is the one
+ * doing the harm (a weekly REINDEX moved from Sunday night to a weekday lunchtime), and the change is
+ * the setting to revert.
+ */
+export const scheduleMovedInto = (board: EvidenceBoard, service: string, failingSince: number): Change | undefined =>
+  board.changes
+    .filter((change) => change.service === service && change.at <= failingSince && failingSince - change.at <= LATENT_REACH_MS)
+    .filter((change) => {
+      const fired = lastFiringOf(change, failingSince);
+      return fired !== undefined && fired >= change.at && failingSince - fired <= RUN_LEAD_MS;
+    })
+    .sort((a, b) => b.at - a.at)[0];

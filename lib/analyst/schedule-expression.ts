@@ -41,3 +41,43 @@ export const scheduleWrittenBy = (change: Change): string | undefined => {
   const rate = rateExpression.exec(expression);
   return rate ? `the schedule now reads ${expression}: it fires every ${rate[1]} ${rate[2]}` : `the schedule now reads ${expression}`;
 };
+
+const dayNames = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
+/** An EventBridge day-of-week value as 0 (Sunday) to 6: a name, or 1 (Sunday) to 7. */
+const dayIndex = (value: string): number => (/^\d+$/.test(value) ? (Number(value) - 1) % 7 : dayNames.indexOf(value.toUpperCase()));
+
+/** Whether a cron day-of-week field (`?`, `*`, `TUE`, `MON-FRI`, `2,4`) admits day `day` (0 is Sunday). */
+const admitsDay = (field: string, day: number): boolean =>
+  /^[*?]$/.test(field) ||
+  field.split(',').some((part) => {
+    const [from, to] = part.split('-');
+    if (to === undefined) return dayIndex(from!) === day;
+    const [start, end] = [dayIndex(from!), dayIndex(to)];
+    return start <= end ? day >= start && day <= end : day >= start || day <= end;
+  });
+
+/** The cron expression a change wrote: its request's, else the last one its summary names (the new side of "old -> new"). */
+const cronWrittenBy = (change: Change): RegExpExecArray | null => {
+  const request = requestOf(change);
+  const requested = request['scheduleExpression'] ?? request['ScheduleExpression'];
+  const written = typeof requested === 'string' ? requested : change.summary.match(/cron\([^)]*\)/g)?.at(-1);
+  return written === undefined ? null : cronExpression.exec(written);
+};
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * When the schedule a change wrote last fired at or before `at`, in UTC (or the request's time zone
+ * when it names UTC), within the day before; undefined when the change wrote no cron expression with a
+ * fixed hour and minute, or it did not fire in that day.
+ */
+export const lastFiringOf = (change: Change, at: number): number | undefined => {
+  const cron = cronWrittenBy(change);
+  if (!cron || !isNumber(cron[1]!) || !isNumber(cron[2]!)) return undefined;
+  const timezone = requestOf(change)['scheduleExpressionTimezone'] ?? change.details?.['timezone'];
+  if (typeof timezone === 'string' && timezone.length > 0 && timezone !== 'UTC') return undefined;
+  const midnight = Math.floor(at / DAY_MS) * DAY_MS;
+  const sameDay = midnight + (Number(cron[2]) * 60 + Number(cron[1])) * 60_000;
+  const firing = sameDay <= at ? sameDay : sameDay - DAY_MS;
+  return admitsDay(cron[5]!, new Date(firing).getUTCDay()) ? firing : undefined;
+};

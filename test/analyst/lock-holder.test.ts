@@ -72,6 +72,19 @@ describe('the client holding the locks others wait for', () => {
     expect(diagnose(lockedOut('billing_close', [], [unrelated])).suspectChange).toBeUndefined();
   });
 
+  it('was started by a schedule moved days before to run just before the waits began: that move is reverted', () => {
+    const plan = (board: ReturnType<typeof lockedOut>) => diagnose(board).draft.remediation.map(({ action, target }) => `${action} ${target}`);
+    // 2026-09-01 is a Tuesday; the waits begin at 07:01.
+    const moved = (expression: string) => ({ service: 'billing-close', timestamp: at(START, -3 * 24 * 60), kind: 'config', summary: `EventBridge Scheduler schedule month-end-close: expression changed cron(0 2 ? * SUN *) -> ${expression}` });
+    const toTuesdayMorning = moved('cron(58 6 ? * TUE *)');
+    const diagnosis = diagnose(lockedOut('billing_close', [], [toTuesdayMorning]));
+    expect(diagnosis.suspectChange?.summary).toBe(toTuesdayMorning.summary);
+    expect(diagnosis.principles).toContain('latent-setting');
+    expect(plan(lockedOut('billing_close', [], [toTuesdayMorning]))).toEqual(['apply-fix billing-close', 'revert-config billing-close']);
+    // A schedule that fires on another day, or hours before the waits, did not start this run.
+    for (const expression of ['cron(58 6 ? * WED *)', 'cron(0 2 ? * TUE *)']) expect(diagnose(lockedOut('billing_close', [], [moved(expression)])).suspectChange).toBeUndefined();
+  });
+
   it('is not named by the database when the holding session’s user names no client (the job may still be found as load)', () => {
     const diagnosis = diagnose(lockedOut('etl_admin'));
     expect(diagnosis.principles).not.toContain('resource-names-its-client');
