@@ -137,6 +137,9 @@ interface Thresholds {
   minRelativeChange: number;
 }
 
+/** A reading within this share of a shift from its baseline is still at the baseline. */
+const AT_BASELINE_SHARE = 0.02;
+
 export function detectOnset(points: readonly Point[], options: OnsetOptions = {}): Onset | undefined {
   const thresholds = thresholdsOf(options);
   const sorted = sortedFinite(points);
@@ -159,9 +162,14 @@ export function detectOnset(points: readonly Point[], options: OnsetOptions = {}
   const returned = sustained.some(
     (excursion) => excursion.start >= strongest.end && excursion.end === values.length && excursion.direction === strongest.direction && stillOut(excursion),
   );
+  // A segment's boundary can land a reading still at the old level inside the new regime (readings missing between
+  // them): the departure starts at the first reading that left the old level.
+  let start = strongest.start;
+  const stillAtBaseline = (value: number) => Math.abs(value - strongest.baseline) <= AT_BASELINE_SHARE * Math.abs(strongest.level - strongest.baseline);
+  while (start + 1 < strongest.end && stillAtBaseline(values[start]!)) start += 1;
   return {
-    at: times[strongest.start]!,
-    ...(strongest.start > 0 ? { after: times[strongest.start - 1]! } : {}),
+    at: times[start]!,
+    ...(start > 0 ? { after: times[start - 1]! } : {}),
     direction: strongest.direction,
     baseline: strongest.baseline,
     level: strongest.level,

@@ -74,6 +74,16 @@ describe('detectOnset', () => {
     expect(onset?.after).toBe(START + 14 * 4 * PERIOD);
   });
 
+  it('dates a jump after missing readings from its first reading off the old level, not the last one before the gap', () => {
+    // A standby's request count, published only in minutes with requests (one or two), until traffic moved onto it.
+    const idle = [0, 6, 7, 8, 13, 23, 27, 29, 30, 31, 38, 42, 50, 53, 57, 58, 59, 62, 69, 74, 78, 84, 90, 91, 94, 95, 96].map((minute, index) => ({ t: at(minute), v: 1 + (index % 2) }));
+    const moved = [2156, 5909, 7641, 8773, 8450, 8663, 9254, 8787, 9265, 9171, 9454, 9344, 9210, 9570, 10002, 10012, 10116, 10318, 10001, 9988, 10004, 10281, 9717, 10001, 10158, 10018].map((v, index) => ({ t: at(100 + index), v }));
+    const onset = detectOnset([...idle, ...moved]);
+    expect(onset?.direction).toBe('up');
+    expect(onset?.at).toBe(at(100));
+    expect(onset?.after).toBe(at(96));
+  });
+
   it('finds nothing in flat noise', () => {
     for (const seed of [1, 2, 3, 4, 5]) expect(detectOnset(series(120, () => 200, 10, seed))).toBeUndefined();
   });

@@ -108,9 +108,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // Lost its second family when work that moved to another series of its measure stopped reading as stopped work
   // (signals.ts); the findings did not change; compute roots only today.
   'fault-on-the-way',
-  // Lost its second family when metric results began to be capped by movement (cap-metric-series.ts):
-  // the findings did not change, the principle that shaped one of them did; compute roots only today.
-  'capacity-behind-starved',
   // Found on blind EKS worker subnets out of addresses (other).
   'mechanism-ip-addresses',
   // Found on a blind BFF whose new HTTP client retried every slow call to its sole callee (compute); it waits in candidates.
