@@ -535,18 +535,19 @@ export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[
   const since = alert.since !== undefined ? alert.since - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
   const errors = board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since);
   // One record refused once (a unique-key violation) is not the service failing: such an error counts when its kind repeats.
-  const kinds = new Map(errors.map((line) => [line, templateOf(line.message)]));
-  const ofKind = (line: LogRecord) => errors.filter((other) => kinds.get(other) === kinds.get(line));
-  const repeats = (line: LogRecord) => ofKind(line).length > 1;
+  const byKind = new Map<string, LogRecord[]>();
+  for (const line of errors) {
+    const kind = templateOf(line.message);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), line]);
+  }
   const oneRecordRefused = (line: LogRecord) => {
     const causes = causesIn(line.message);
     return severityOfLine(line) < 4 && causes.length > 0 && causes.every((hit) => hit.label === 'bad data');
   };
-  const usual = (line: LogRecord) => {
-    const kind = ofKind(line);
-    return withinUsualErrors(board, alert.service!, { from: kind[0]!.at, to: kind.at(-1)!.at, count: kind.length, example: line.message });
-  };
-  return errors.filter((line) => (!oneRecordRefused(line) || repeats(line)) && !usual(line));
+  return [...byKind.values()].flatMap((kind) => {
+    const usual = withinUsualErrors(board, alert.service!, { from: kind[0]!.at, to: kind.at(-1)!.at, count: kind.length, example: kind[0]!.message });
+    return usual ? [] : kind.filter((line) => !oneRecordRefused(line) || kind.length > 1);
+  }).sort((a, b) => a.at - b.at);
 };
 
 export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], windowStart: number | undefined, symptom: string | undefined): HealthVerdict => {
