@@ -211,6 +211,9 @@ interface DayRise {
   cameBackTo?: number;
 }
 
+/** A series' readings with those of the same window on earlier days (compareDaysBefore): one record of it. */
+const recordOf = (series: Series): Series['points'] => [...series.points, ...(series.earlierDays ?? []).flatMap((day) => day.points)];
+
 /**
  * Readings over different periods (a week read per 5 minutes beside today per minute) compare only
  * over the same period: finer readings are folded into the coarsest one's periods the way CloudWatch
@@ -251,7 +254,7 @@ const recurrenceOf = (series: readonly Series[], service: string, name: string, 
   const measured = series.filter((item) => item.service === service && item.name === name);
   const coarsest = Math.max(0, ...measured.map((item) => item.periodSeconds ?? 0)) * 1000;
   for (const candidate of measured) {
-    const points = [...candidate.points, ...(candidate.earlierDays ?? []).flatMap((day) => day.points)].map(([timestamp, value]): [number, number] => [Date.parse(timestamp), value]);
+    const points = recordOf(candidate).map(([timestamp, value]): [number, number] => [Date.parse(timestamp), value]);
     const finer = coarsest > 0 && (candidate.periodSeconds ?? 0) * 1000 < coarsest;
     for (const [t, value] of finer ? foldedInto(points, coarsest, candidate.stat) : points) byTime.set(t, { t, v: orientation * value, raw: value });
   }
@@ -314,7 +317,7 @@ const recordedADayBefore = (series: readonly Series[], service: string, name: st
     (candidate) =>
       candidate.service === service &&
       candidate.name === name &&
-      [...candidate.points, ...(candidate.earlierDays ?? []).flatMap((day) => day.points)].some(([timestamp]) => Date.parse(timestamp) <= at - DAY_MS + RECURRENCE_TOLERANCE_MS),
+      recordOf(candidate).some(([timestamp]) => Date.parse(timestamp) <= at - DAY_MS + RECURRENCE_TOLERANCE_MS),
   );
 
 /**
@@ -368,13 +371,6 @@ const watchedBy = (series: readonly Series[], alert: Alert): Series[] => {
 };
 
 /**
- * An alert whose service's own health measure recurs (recurrenceOf): a schedule's load, paging
- * again. When the alert's name says which measure it watches, only that measure's recurrence
- * explains it: a nightly CPU rise does not excuse a disk that fills. When it does not say, a
- * recurring measure explains it only while no other measure at the service moves the bad way
- * unexplained (`moving`). Failure alarms are never a schedule's known cost.
- */
-/**
  * A measure's move a person reports ("sign-ups look way down since this morning") that it makes at
  * this time of day on earlier days too (recurrenceOf, in the direction reported) is the day's usual
  * shape, not a fault. The measure is the one at the service the report names by its words (a
@@ -392,6 +388,14 @@ const reportedMoveRecurs = (series: readonly Series[], alert: Alert): Omit<Expla
   return undefined;
 };
 
+/**
+ * An alert whose service's own health measure recurs (recurrenceOf): a schedule's load, paging
+ * again. When the alert's name says which measure it watches, only that measure's recurrence
+ * explains it: a nightly CPU rise does not excuse a disk that fills. When it does not say, a
+ * recurring measure explains it only while no other measure at the service moves the bad way
+ * unexplained (`moving`). Failure alarms are never a schedule's known cost. A person's report is
+ * read by the measure it names (reportedMoveRecurs).
+ */
 const recurringAlert = (series: readonly Series[], alert: Alert, watched: readonly Series[], moving: readonly Signal[]): Omit<Explanation, 'subject'> | undefined => {
   if (!alert.service || alert.since === undefined || failureAlert.test(alert.name)) return undefined;
   if (alert.source === 'report') return reportedMoveRecurs(series, alert);
