@@ -101,7 +101,7 @@ export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
       : overloads && voted === undefined
         ? { category: 'traffic', principle: 'overload-is-traffic' }
         : evidenceCategory(inputs, voted);
-  const changeCategory = change ? categoryOfChange(change.kind) : undefined;
+  const changeCategory = change ? categoryOfChange(change) : undefined;
   const effectCategory = change && inputs.failuresExplained && !changeCategory && !decisiveCategories.has(shown.category) ? categoryOfEffect(change, inputs.failuresExplained) : undefined;
   if (effectCategory) return { category: effectCategory, principle: 'category-from-change-effect' };
   if (!changeCategory) return shown;

@@ -1,4 +1,5 @@
 import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.ts';
+import type { Change } from './evidence-board.ts';
 
 /**
  * Phrases in error messages, metric names and change records that point at a kind of cause.
@@ -61,11 +62,22 @@ const changeCategories: Readonly<Record<string, RootCauseCategory>> = {
   infrastructure: 'infrastructure',
 };
 
+/** A run of infrastructure as code (a CloudFormation stack update, a terraform apply, a CDK deploy). */
+const codeApplied = /terraform apply|cloudformation|update_complete|cdk deploy|pulumi up/i;
+/** Resources it modified in place, rather than created or replaced. */
+const modifiedInPlace = /in[- ]place|"action":\s*"modify"|\bmodif(y|ied)\b|\bupdated\b/i;
+
 /**
  * A change of this kind, just before the trouble, is a cause of this category. Scaling is left out:
- * it is almost always the platform reacting to the trouble, not causing it.
+ * it is almost always the platform reacting to the trouble, not causing it. Infrastructure as code
+ * that modified resources in place wrote their settings (a queue's policy, a subscription's
+ * attributes): a configuration change, however it was filed, and undone by reverting it.
  */
-export const categoryOfChange = (kind: string): RootCauseCategory | undefined => changeCategories[kind];
+export const categoryOfChange = (change: Change): RootCauseCategory | undefined => {
+  const text = `${change.summary} ${JSON.stringify(change.details ?? {})}`;
+  if (change.kind === 'infrastructure' && codeApplied.test(text) && modifiedInPlace.test(text)) return 'config';
+  return changeCategories[change.kind];
+};
 
 /** Words in runbook steps that name a remediation action. */
 export const actionPatterns: readonly [RemediationAction, RegExp][] = [

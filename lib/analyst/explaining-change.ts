@@ -67,7 +67,7 @@ const firstSignOfEffect = (change: Change, evidence: readonly Signal[]): number 
 };
 
 /** A change that could break something: any kind with a cause category, or a setting whose effects are known. */
-export const couldBreak = (change: Change): boolean => categoryOfChange(change.kind) !== undefined || failureKindsOfChange(change).size > 0;
+export const couldBreak = (change: Change): boolean => categoryOfChange(change) !== undefined || failureKindsOfChange(change).size > 0;
 
 /** The latest change that could break something, among the `relevant` ones, made no more than `reachMs` before `at`. */
 export const latestBreakingChangeBefore = (changes: readonly Change[], at: number, reachMs: number, relevant: (change: Change) => boolean): Change | undefined =>
@@ -123,7 +123,7 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     const onset = datedByItsFailure ? laterSign!.sign : rootOnset;
     const lead = onset - shownAt(change);
     const closeness = 1 - Math.max(lead, 0) / CHANGE_WINDOW_MS;
-    const category = categoryOfChange(change.kind);
+    const category = categoryOfChange(change);
     const onPath = chain.includes(link) || usedOnPath.includes(link);
     // Off the path, only what the change can break connects it: its kind alone is too weak a tie.
     const effectMatches = changeExplains(change, evidenceKinds) || (onPath && category !== undefined && evidenceCategories.has(category));

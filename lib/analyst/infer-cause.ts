@@ -391,7 +391,7 @@ const incidentFrom = (
   const minedAtRoot = signals.filter((signal) => signal.service === root);
   const rootSignals = minedAtRoot.length > 0 ? minedAtRoot : rawErrorSignals(board, new Set([root]));
   if (minedAtRoot.length === 0 && rootSignals.length > 0) applied.push('sparse-root-errors');
-  const changeCategory = suspectChange ? categoryOfChange(suspectChange.kind) : undefined;
+  const changeCategory = suspectChange ? categoryOfChange(suspectChange) : undefined;
   // The stale view holds only while its caller is still the root (a bad-data writer further up moves it on).
   const heldStale = staleView && root === staleView.caller ? staleView : undefined;
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;

@@ -437,7 +437,8 @@ const medianOf = (values: readonly number[]): number => [...values].sort((a, b) 
  */
 const stopOf = (points: readonly { t: number; v: number }[], evidenceEnd: number): number | undefined => {
   const period = medianOf(points.slice(1).map((point, index) => point.t - points[index]!.t));
-  const usual = medianOf(points.map((point) => point.v));
+  // Read on the readings with work in them: a stop longer than the work before it leaves a median of zero.
+  const usual = medianOf(points.map((point) => point.v).filter((value) => value > 0));
   if (period <= 0 || usual <= 0) return undefined;
   let firstZero = points.length;
   while (firstZero > 0 && points[firstZero - 1]!.v <= STOPPED_SHARE * usual) firstZero -= 1;

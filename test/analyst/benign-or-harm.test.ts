@@ -47,6 +47,13 @@ describe('work that stops is harm when its input keeps coming', () => {
     expect(diagnose(boardFrom({ services, metrics: [published, invocations] })).draft.incident).toBe(true);
   });
 
+  it('as does one whose zero readings outlast the work before them', () => {
+    const invocations = { service: 'mailer', name: 'Invocations', points: series(START, 120, (minute) => (minute >= 40 ? 0 : 250 + (minute % 6) * 4)) };
+    const diagnosis = diagnose(boardFrom({ services, metrics: [published, invocations] }));
+    expect(diagnosis.draft.incident).toBe(true);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/Invocations at mailer stopped at \S+T10:40:00/);
+  });
+
   it('a throughput that stops when its source stops too (quiet hours, a finished job) is no incident', () => {
     const quietSource = { ...published, points: series(START, 120, (minute) => (minute >= 60 ? 0 : 600 + (minute % 9) * 5)) };
     const invocations = { service: 'mailer', name: 'Invocations', points: series(START, 120, (minute) => (minute >= 60 ? 0 : 250 + (minute % 6) * 4)) };

@@ -48,6 +48,16 @@ describe('the category follows from the mechanism the evidence shows', () => {
     expect(categoryTraced({ ...base, change: deploy, rootSignals: [plain] })).toEqual({ category: 'deploy', principle: 'category-from-change' });
   });
 
+  it('infrastructure as code that modified a resource in place wrote its settings: a configuration change, while the platform’s own event stays infrastructure', () => {
+    const plain = signal({ text: 'request 42 failed', description: '"request 42 failed" at api' });
+    const change = (summary: string, details?: Record<string, unknown>) => ({ ref: 'E3', service: 'api', timestamp: START, at: Date.parse(START), kind: 'infrastructure', summary, ...(details ? { details } : {}) });
+    const category = (summary: string, details?: Record<string, unknown>) => categoryTraced({ ...base, change: change(summary, details), rootSignals: [plain] }).category;
+    expect(category('terraform apply (workspace queues-prod): 3 queue policies updated in-place')).toBe('config');
+    expect(category('CloudFormation stack queues-prod UPDATE_COMPLETE', { resourceChanges: [{ type: 'AWS::SQS::QueuePolicy', action: 'Modify' }] })).toBe('config');
+    expect(category('CloudFormation stack queues-prod UPDATE_COMPLETE', { resourceChanges: [{ type: 'AWS::EC2::NatGateway', action: 'Add' }] })).toBe('infrastructure');
+    expect(category('EC2 instance i-0abc scheduled for retirement: underlying hardware degraded, instance updated')).toBe('infrastructure');
+  });
+
   it('errors that name no mechanism, at the service that shows the symptom, leave the cause undetermined: no guessed infrastructure fault', () => {
     const plain = signal({ text: 'request 42 failed', description: '"request 42 failed" at api' });
     expect(categoryTraced({ ...base, rootSignals: [plain] }).category).toBe('none');

@@ -146,6 +146,9 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // Found on blind batch 16's ALB 502s from a target whose keep-alive is shorter than the balancer's idle timeout (compute);
   // no second family yet (a Lambda or EC2 target behind a balancer would be one).
   'bad-gateway-at-target',
+  // Shaped a second family only through findings that were wrong: stacks that rewrote a queue's or a topic's policy read as
+  // infrastructure faults with nothing named, until infrastructure as code that modified resources in place read as configuration.
+  'unexplained-alert-is-incident',
 ]);
 
 const { scenarios } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);
