@@ -1,11 +1,12 @@
+import { formatPlaceholder, PlaceholderType } from '../masking/placeholders.ts';
 /**
  * Access log lines (a load balancer's, a CDN's, a web server's): one request each, with the status
  * it was answered. Their words are the request's, not a report of the service failing.
  */
 
 const method = '\\b(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)';
-/** Between the method and the path, CloudFront's tab-separated fields put the scheme and host. */
-const schemeAndHost = '(?:https?\\s+\\S+\\s+)?';
+/** Between the method and the path, CloudFront's tab-separated fields put the host (cs(Host), or the placeholder masking put in its place), some writers the scheme before it. */
+const schemeAndHost = `(?:(?:https?\\s+)?(?:[\\w-]+(?:\\.[\\w-]+)+|${formatPlaceholder(PlaceholderType.host, 0).replace('0', '\\d+')})\\s+)?`;
 
 /** A request line: a method and a path. */
 export const requestLine = new RegExp(`${method}\\s+\\S`);
