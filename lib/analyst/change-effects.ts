@@ -32,7 +32,8 @@ const settingEffects: readonly { label: string; pattern: RegExp }[] = [
   { label: 'certificate', pattern: /certificate|\bcert\b|\btls\b|\bssl\b|\bacm\b/i },
   { label: 'memory', pattern: /memory|heap/i },
   { label: 'connections', pattern: /max.?connections|pool.?size|connection.?limit|max.?pool/i },
-  { label: 'redelivery', pattern: /visibility.?timeout|maxReceiveCount|redrive|deduplication/i },
+  // How many messages a consumer takes at once sets how long it holds them: a bigger batch worked through one by one outlasts the visibility timeout.
+  { label: 'redelivery', pattern: /visibility.?timeout|maxReceiveCount|redrive|deduplication|max.?number.?of.?messages|receive.?max.?messages|max.?messages/i },
   { label: 'undelivered', pattern: /filter.?polic|subscription|unsubscribe|event.?source.?mapping|event.?pattern|PutTargets|RemoveTargets|DisableRule|\bdisabled?\b/i },
   { label: 'health checks', pattern: /health.?check|healthy.?threshold|grace.?period/i },
   // Where a name or setting points clients decides which server their writes reach.
@@ -81,6 +82,10 @@ const unnamedFailures: readonly { label: string; pattern: RegExp }[] = [
   // rising (an API or bucket answering its callers with refusals).
   { label: 'access denied', pattern: /blocked|\b403\b|forbidden|\b4xx/i },
 ];
+
+/** What failures people report in their own words (a page's title, a question): "charged twice" is work handled again. */
+export const failureKindsSaid = (words: readonly string[]): Set<string> =>
+  new Set(unnamedFailures.filter(({ pattern }) => words.some((text) => pattern.test(text))).map(({ label }) => label));
 
 /** What the failures in these signals are, in the labels a change's effects are read in; where a signal shows says something too (a dead-letter queue's backlog). */
 export const failureKindsIn = (signals: readonly Signal[]): Set<string> =>

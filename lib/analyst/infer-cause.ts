@@ -3,7 +3,7 @@ import { rankRootCandidates } from '../analysis/propagation.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryTraced } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
-import { failureKindsIn } from './change-effects.ts';
+import { failureKindsIn, failureKindsSaid } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
 import { blameChainTraced } from './blame-chain.ts';
 import { handlerBehind } from './work-handler.ts';
@@ -12,7 +12,7 @@ import { CHANGE_WINDOW_MS, explainingChange, suspectChangeFor } from './explaini
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { staleDataWords, staleDataWriter } from './stale-data.ts';
 import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
-import { outlastedVisibilityOf, outlastedVisibilityWords, type OutlastedVisibility } from './visibility-timeout.ts';
+import { outlastedVisibilityAt, outlastedVisibilityWords, type OutlastedVisibility } from './visibility-timeout.ts';
 import { repointedEndpointOf, repointedEndpointWords, type RepointedEndpoint } from './repointed-endpoint.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
 import { latentSettingAt, latentSettingFor, scheduleMovedInto } from './latent-setting.ts';
@@ -22,7 +22,7 @@ import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
 import { capacityBehind, clientToBlame, heldMechanisms, isSharedCapacity, isStarved, namesOwnFault, replicaSource, tenantsOf, type Held } from './load-source.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
-import type { Alert } from './alerts.ts';
+import { alertsOf, type Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { judgeHealth, type Explanation } from './health-verdict.ts';
 import { heldConnectionsWords, labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
@@ -367,12 +367,17 @@ const incidentFrom = (
     rootAt(staleView.caller);
   }
 
-  // A consumer handling messages twice because the queue shows them again while it still works on them: the queue's setting is why.
-  const outlasted = overload ? undefined : outlastedVisibilityOf(board, root, evidenceKinds);
+  // A consumer handling messages twice because the queue shows them again while it still works on them: the queue's setting
+  // is why, unless the consumer's release made its runs that long.
+  // Duplicates are often reported ("charged twice") before any measure shows a message received twice.
+  const reportedKinds = failureKindsSaid(alertsOf(board, symptom).map((alert) => alert.said ?? alert.name));
+  const outlasted = overload
+    ? undefined
+    : outlastedVisibilityAt(board, root, new Set([...evidenceKinds, ...reportedKinds]), { redeliveredFrom: datedOnset(root), shownAt, anywhere: !suspectChange });
   if (outlasted) {
     applied.push('redelivered-messages');
-    rootAt(outlasted.queue);
-    suspectChange = undefined;
+    rootAt(outlasted.slowedBy ? outlasted.consumer : outlasted.queue);
+    suspectChange = outlasted.slowedBy;
   }
 
   // A consumer that cannot read what a producer wrote shows the producer's bad data; the change
@@ -397,8 +402,8 @@ const incidentFrom = (
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
   const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
   const repointed = foundByEffect && suspectChange?.service === root ? repointedEndpointOf(suspectChange, current, symptom) : undefined;
-  const heldVisibility = outlasted && root === outlasted.queue ? outlasted : undefined;
-  const category = heldVisibility ? { category: 'config' as const, principle: 'redelivered-messages' as const } : categoryTraced({
+  const heldVisibility = outlasted && root === (outlasted.slowedBy ? outlasted.consumer : outlasted.queue) ? outlasted : undefined;
+  const category = heldVisibility ? { category: (heldVisibility.slowedBy && categoryOfChange(heldVisibility.slowedBy)) || 'config', principle: 'redelivered-messages' as const } : categoryTraced({
     board,
     root,
     rootSignals,

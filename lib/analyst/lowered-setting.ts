@@ -31,7 +31,7 @@ const ONSET_PERIOD_MS = 5 * 60_000;
 const CAPACITY_CUT_WINDOW_MS = 2 * 60 * 60_000;
 
 /** Words that say a change set a capacity: a count of tasks or instances, a provisioned or reserved amount, a concurrency. */
-const capacityWords = /capacity|desired.?count|instances?|tasks?|concurren|provisioned|replicas?|nodes?|WCU|RCU/i;
+const capacityWords = /capacity|desired.?count|instances?|tasks?(?![ _-]?def)|concurren|provisioned|replicas?|nodes?|WCU|RCU/i;
 
 /**
  * A change that lowered a capacity setting at `root` shortly before its trouble (a scheduled

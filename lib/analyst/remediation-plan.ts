@@ -143,11 +143,13 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
     ]);
   }
   // A queue that shows messages again while they are processed is given a visibility timeout longer than the processing.
+  // A setting of the consumer that made its runs that long (a batch size) is reverted first; a release's new work is kept, and given the time.
   if (outlastedVisibility) {
+    const { queue, consumer, slowedBy } = outlastedVisibility;
     const wanted = Math.max(outlastedVisibility.processingSeconds * VISIBILITY_PER_TIMEOUT, outlastedVisibility.processingSeconds + 1);
-    return {
-      steps: [step('apply-fix', root, `Raise ${root}'s visibility timeout from ${outlastedVisibility.visibilitySeconds} s to at least ${wanted} s (${VISIBILITY_PER_TIMEOUT} times ${outlastedVisibility.consumer}'s ${outlastedVisibility.processingSeconds} s), so a message is not handed out again while it is processed.`)],
-    };
+    const raise = step('apply-fix', queue, `Raise ${queue}'s visibility timeout from ${outlastedVisibility.visibilitySeconds} s to at least ${wanted} s (${VISIBILITY_PER_TIMEOUT} times ${consumer}'s ${outlastedVisibility.processingSeconds} s), so a message is not handed out again while it is processed.`);
+    const revert = slowedBy && slowedBy.kind !== 'deploy' ? [step('revert-config', consumer, `Revert ${consumer}'s change${undo}, which made each of its runs outlast ${queue}'s visibility timeout.`)] : [];
+    return { steps: [...revert, raise] };
   }
   // Reverting where the name points helps new connections only: the clients' pools keep their connections to the reader.
   if (repointedClients && change) {

@@ -1,12 +1,16 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
-import { dependenciesOf } from './service-map.ts';
+import { suspectChangeFor } from './explaining-change.ts';
+import { latentSettingFor } from './latent-setting.ts';
+import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
+import { queueNamedLike } from './work-handler.ts';
 
 /**
  * A queue hides a message it handed to a consumer for its visibility timeout; a consumer still
  * working on it when that runs out sees it again, and handles it twice. A consumer whose processing
  * can outlast the visibility timeout (its function timeout, or what its runs take) is fed duplicates
  * by the queue's setting, whatever made the processing longer: AWS advises a visibility timeout of at
- * least six times a Lambda consumer's timeout. The setting to fix is the queue's.
+ * least six times a Lambda consumer's timeout. The setting to fix is the queue's; a release of the
+ * consumer that made its runs outlast it is where the duplicates started.
  */
 export interface OutlastedVisibility {
   queue: string;
@@ -14,8 +18,10 @@ export interface OutlastedVisibility {
   visibilitySeconds: number;
   /** How long the consumer may work on one message: its timeout, or the longest its runs took. */
   processingSeconds: number;
-  /** What says so: its timeout setting (the change that wrote it), or its run durations. */
+  /** What says so: its timeout setting (the change that wrote it), or its run durations (a metric, or its own log lines). */
   processingFrom: { change: Change } | { durations: string };
+  /** The consumer's release or setting that made its runs outlast the visibility timeout, when its run durations say so. */
+  slowedBy?: Change;
 }
 
 /** SQS's visibility timeout when nothing says it was set. */
@@ -58,10 +64,32 @@ const writtenTimeout = (board: EvidenceBoard, consumer: string): { seconds: numb
       return seconds === undefined ? [] : [{ seconds, change }];
     })[0];
 
-/** The longest run of the consumer its Duration metric (milliseconds) shows. */
-const longestRun = (board: EvidenceBoard, consumer: string): number | undefined => {
-  const values = board.series.filter((series) => series.service === consumer && /^Duration$/i.test(series.name)).flatMap((series) => series.points.map(([, value]) => value));
-  return values.length > 0 ? Math.max(...values) / 1000 : undefined;
+/** Seconds per unit of a duration measure; Lambda's Duration is published in milliseconds. */
+const secondsPer = (name: string, unit: string | undefined): number | undefined => {
+  if (/^milliseconds$/i.test(unit ?? '')) return 1 / 1000;
+  if (/^seconds$/i.test(unit ?? '')) return 1;
+  return /^Duration$/i.test(name) ? 1 / 1000 : undefined;
+};
+
+/** The longest a run of the consumer took, in seconds, and the measure that says so: a duration metric of its own. */
+const longestMeasuredRun = (board: EvidenceBoard, consumer: string): { seconds: number; measure: string } | undefined =>
+  board.series
+    .filter((series) => series.service === consumer && /duration|processing.?time/i.test(series.name))
+    .flatMap((series) => {
+      const per = secondsPer(series.name, series.unit);
+      return per === undefined || series.points.length === 0 ? [] : [{ seconds: Math.max(...series.points.map(([, value]) => value)) * per, measure: series.name }];
+    })
+    .sort((a, b) => b.seconds - a.seconds)[0];
+
+/** A run's length as a worker logs it: `took 57321ms`, `processed in 61.2 s`, `duration=4800ms` (a retry "in 30 s" is no run). */
+const loggedRunLength = /(?:\btook|\b(?:processed|completed|finished|handled|done) in|duration|elapsed)\W{0,3}(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds)\b/gi;
+
+/** The longest run of the consumer its own log lines state, in seconds. */
+const longestLoggedRun = (board: EvidenceBoard, consumer: string): number | undefined => {
+  const seconds = board.logs
+    .filter((line) => line.service === consumer)
+    .flatMap((line) => [...line.message.matchAll(loggedRunLength)].map((found) => Number(found[1]) / (/^ms$/i.test(found[2] ?? '') ? 1000 : 1)));
+  return seconds.length > 0 ? Math.max(...seconds) : undefined;
 };
 
 /**
@@ -77,13 +105,49 @@ export const outlastedVisibilityOf = (board: EvidenceBoard, consumer: string, fa
   const visibilitySeconds = visibilityOf(board, queue);
   const timeout = writtenTimeout(board, consumer);
   if (timeout && timeout.seconds > visibilitySeconds) return { queue, consumer, visibilitySeconds, processingSeconds: timeout.seconds, processingFrom: { change: timeout.change } };
-  const longest = longestRun(board, consumer);
-  if (longest !== undefined && longest > visibilitySeconds) return { queue, consumer, visibilitySeconds, processingSeconds: Math.round(longest), processingFrom: { durations: 'Duration' } };
+  const measured = longestMeasuredRun(board, consumer);
+  if (measured && measured.seconds > visibilitySeconds) return { queue, consumer, visibilitySeconds, processingSeconds: Math.round(measured.seconds), processingFrom: { durations: measured.measure } };
+  const logged = longestLoggedRun(board, consumer);
+  if (logged !== undefined && logged > visibilitySeconds) return { queue, consumer, visibilitySeconds, processingSeconds: Math.round(logged), processingFrom: { durations: 'its log lines' } };
   return undefined;
 };
 
+/**
+ * The queue whose visibility timeout a consumer's processing outlasts, seen from where the search
+ * ended: at the consumer, or at the queue it reads (a dead-letter queue stands for the queue named
+ * like it); or, where nothing else explains the trouble (`anywhere`), the one consumer of the map whose
+ * processing outlasts its queue's, since messages handled twice are that mechanism wherever they show
+ * (a mailer sending each receipt twice). `redeliveredFrom`: when the trouble began, which a release or
+ * setting of the consumer may have started (made while its work was idle, it shows when the work next
+ * runs: `shownAt`).
+ */
+export const outlastedVisibilityAt = (
+  board: EvidenceBoard,
+  service: string,
+  failureKinds: ReadonlySet<string>,
+  { redeliveredFrom, shownAt, anywhere }: { redeliveredFrom: number; shownAt: (change: Change) => number; anywhere: boolean },
+): OutlastedVisibility | undefined => {
+  const queue = kindOf(board, service) === 'sqs' ? (queueNamedLike(board, service) ?? service) : undefined;
+  const consumers = queue === undefined ? [service] : callersOf(board, queue);
+  const outlastedBy = (names: readonly string[], readFrom?: string) =>
+    names.map((consumer) => outlastedVisibilityOf(board, consumer, failureKinds)).filter((outlasted) => outlasted !== undefined && (readFrom === undefined || outlasted.queue === readFrom));
+  const near = outlastedBy(consumers, queue);
+  const found = near.length > 0 || !anywhere ? near : outlastedBy((board.services ?? []).map((node) => node.name));
+  if (found.length !== 1) return undefined;
+  const outlasted = found[0]!;
+  if (!('durations' in outlasted.processingFrom)) return outlasted;
+  // A setting that decides how many messages it holds at once waits for the next run to show, however long after.
+  const slowedBy =
+    suspectChangeFor(board.changes.filter((change) => lengthening.has(change.kind)), new Set([outlasted.consumer]), redeliveredFrom, shownAt) ??
+    latentSettingFor(board, outlasted.consumer, new Set(['redelivery']), redeliveredFrom);
+  return slowedBy ? { ...outlasted, slowedBy } : outlasted;
+};
+
+/** Kinds of change that can make a consumer's runs longer: its code, or a setting of how it works (a batch size). */
+const lengthening = new Set(['deploy', 'config', 'feature-flag']);
+
 /** The mechanism, in plain words. */
-export const outlastedVisibilityWords = ({ queue, consumer, visibilitySeconds, processingSeconds, processingFrom }: OutlastedVisibility): string => {
-  const how = 'change' in processingFrom ? `its timeout is ${processingSeconds} s` : `its runs take up to ${processingSeconds} s`;
+export const outlastedVisibilityWords = ({ queue, consumer, visibilitySeconds, processingSeconds, processingFrom, slowedBy }: OutlastedVisibility): string => {
+  const how = 'change' in processingFrom ? `its timeout is ${processingSeconds} s` : `its runs take up to ${processingSeconds} s, by ${processingFrom.durations}${slowedBy ? `, since ${slowedBy.summary}` : ''}`;
   return `${consumer} can work on a message longer than ${queue}'s visibility timeout of ${visibilitySeconds} s (${how}): the message becomes visible again while it is still being processed, is received again and handled twice (duplicates). ${queue}'s visibility timeout must be longer than the processing (AWS advises ${VISIBILITY_PER_TIMEOUT} times a Lambda consumer's timeout).`;
 };

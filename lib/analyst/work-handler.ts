@@ -22,7 +22,7 @@ const forwardingKinds = new Set(['sqs', 'sns', 'kinesis', 'cloudfront', 'elb', '
 const deadLetterSuffix = /[-_.]?(dlq|dead[-_.]?letter(s|[-_.]?queue)?)$/i;
 
 /** The queue a dead-letter queue the map does not connect belongs to: the one whose name it carries. */
-const queueNamedLike = (board: EvidenceBoard, deadLetters: string): string | undefined => {
+export const queueNamedLike = (board: EvidenceBoard, deadLetters: string): string | undefined => {
   if (!deadLetterSuffix.test(deadLetters) || callersOf(board, deadLetters).length > 0) return undefined;
   const stem = deadLetters.replace(deadLetterSuffix, '');
   const named = (board.services ?? []).filter((node) => node.name !== deadLetters && node.kind === kindOf(board, deadLetters) && node.name.startsWith(stem));
