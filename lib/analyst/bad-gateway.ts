@@ -1,3 +1,4 @@
+import { inSeconds } from './duration-words.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { dependenciesOf, kindOf } from './service-map.ts';
@@ -45,8 +46,6 @@ const idleTimeoutSetting = /idle.?timeout(?:\.timeout_seconds)?\W{0,4}(\d+)/i;
 /** A target's own failures: its errors and 5xx. Being slow is not one: a slow target is answered late (504s), not cut off. */
 const failsItself = (signal: Signal): boolean => signal.substantial && (signal.kind === 'errors' || /5XX|Error|Fault|UnHealthy/i.test(signal.text));
 
-const seconds = (value: string, unit: string | undefined): number => (unit && /^m/i.test(unit) ? Number(value) / 1000 : Number(value));
-
 /** The idle timeout the balancer runs with: the latest its changes or logs state, else the default. */
 const idleTimeoutOf = (board: EvidenceBoard, balancer: string): number => {
   const stated = [
@@ -67,7 +66,7 @@ const keepAliveOf = (board: EvidenceBoard, target: string): { seconds: number; r
     .filter((line) => line.service === target)
     .flatMap((line) => {
       const found = keepAliveSetting.exec(line.message);
-      return found ? [{ at: line.at, seconds: seconds(found[1]!, found[2]), ref: line.ref }] : [];
+      return found ? [{ at: line.at, seconds: inSeconds(found[1]!, found[2]), ref: line.ref }] : [];
     })
     .sort((a, b) => b.at - a.at)[0];
   return stated ? { seconds: stated.seconds, ref: stated.ref } : undefined;

@@ -12,7 +12,7 @@ import { CHANGE_WINDOW_MS, explainingChange, suspectChangeFor } from './explaini
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { staleDataWords, staleDataWriter } from './stale-data.ts';
 import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
-import { outlastedVisibilityAt, outlastedVisibilityWords, type OutlastedVisibility } from './visibility-timeout.ts';
+import { duplicatesStartAt, outlastedVisibilityAt, outlastedVisibilityWords, type OutlastedVisibility } from './visibility-timeout.ts';
 import { repointedEndpointOf, repointedEndpointWords, type RepointedEndpoint } from './repointed-endpoint.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
 import { latentSettingAt, latentSettingFor, scheduleMovedInto } from './latent-setting.ts';
@@ -368,15 +368,15 @@ const incidentFrom = (
   }
 
   // A consumer handling messages twice because the queue shows them again while it still works on them: the queue's setting
-  // is why, unless the consumer's release made its runs that long.
-  // Duplicates are often reported ("charged twice") before any measure shows a message received twice.
+  // is why, unless the consumer's release made its runs that long. Duplicates are often reported ("charged twice") before any
+  // measure shows a message received twice.
   const reportedKinds = failureKindsSaid(alertsOf(board, symptom).map((alert) => alert.said ?? alert.name));
   const outlasted = overload
     ? undefined
     : outlastedVisibilityAt(board, root, new Set([...evidenceKinds, ...reportedKinds]), { redeliveredFrom: datedOnset(root), shownAt, anywhere: !suspectChange });
   if (outlasted) {
     applied.push('redelivered-messages');
-    rootAt(outlasted.slowedBy ? outlasted.consumer : outlasted.queue);
+    rootAt(duplicatesStartAt(outlasted));
     suspectChange = outlasted.slowedBy;
   }
 
@@ -402,7 +402,7 @@ const incidentFrom = (
   const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
   const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
   const repointed = foundByEffect && suspectChange?.service === root ? repointedEndpointOf(suspectChange, current, symptom) : undefined;
-  const heldVisibility = outlasted && root === (outlasted.slowedBy ? outlasted.consumer : outlasted.queue) ? outlasted : undefined;
+  const heldVisibility = outlasted && root === duplicatesStartAt(outlasted) ? outlasted : undefined;
   const category = heldVisibility ? { category: (heldVisibility.slowedBy && categoryOfChange(heldVisibility.slowedBy)) || 'config', principle: 'redelivered-messages' as const } : categoryTraced({
     board,
     root,

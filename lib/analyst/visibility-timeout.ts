@@ -1,3 +1,4 @@
+import { inSeconds } from './duration-words.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { suspectChangeFor } from './explaining-change.ts';
 import { latentSettingFor } from './latent-setting.ts';
@@ -88,7 +89,7 @@ const loggedRunLength = /(?:\btook|\b(?:processed|completed|finished|handled|don
 const longestLoggedRun = (board: EvidenceBoard, consumer: string): number | undefined => {
   const seconds = board.logs
     .filter((line) => line.service === consumer)
-    .flatMap((line) => [...line.message.matchAll(loggedRunLength)].map((found) => Number(found[1]) / (/^ms$/i.test(found[2] ?? '') ? 1000 : 1)));
+    .flatMap((line) => [...line.message.matchAll(loggedRunLength)].map((found) => inSeconds(found[1]!, found[2])));
   return seconds.length > 0 ? Math.max(...seconds) : undefined;
 };
 
@@ -142,6 +143,9 @@ export const outlastedVisibilityAt = (
     latentSettingFor(board, outlasted.consumer, new Set(['redelivery']), redeliveredFrom);
   return slowedBy ? { ...outlasted, slowedBy } : outlasted;
 };
+
+/** Where the duplicates start: the consumer whose release or setting made its runs that long, else the queue whose setting they outlast. */
+export const duplicatesStartAt = ({ queue, consumer, slowedBy }: OutlastedVisibility): string => (slowedBy ? consumer : queue);
 
 /** Kinds of change that can make a consumer's runs longer: its code, or a setting of how it works (a batch size). */
 const lengthening = new Set(['deploy', 'config', 'feature-flag']);
