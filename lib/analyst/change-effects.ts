@@ -40,6 +40,12 @@ const settingEffects: readonly { label: string; pattern: RegExp }[] = [
   { label: 'wrong endpoint', pattern: /\bdns\b|resource.?record|record.?set|hosted.?zone|\bcname\b|endpoint|\bhost(name)?\b/i },
   // Work that rewrites or restructures a table holds an exclusive lock on it for as long as it runs.
   { label: 'locks', pattern: /vacuum\W{0,3}(\(\s*)?full|ALTER\s+TABLE|\bREINDEX\b(?!\s+(INDEX\s+|TABLE\s+)?CONCURRENTLY)|\bCLUSTER\s+\w|LOCK\s+TABLE|schema.?migration/i },
+  // What a server logs or keeps is written to its own storage: more of it (every statement logged, a longer retention, a
+  // verbose log level) fills the volume. Logging only schema changes or lock waits writes little.
+  {
+    label: 'disk',
+    pattern: /general.?log|slow.?(query.?)?log|long.?query.?time|log.?output|log.?min.?duration|log.?statement\W{1,6}(all|mod)\b|binlog|log.?retention|retention.?(hours|period|days|ms|bytes)|log.?level\b.{0,30}\b(debug|trace|verbose)\b/i,
+  },
   // Images a registry expires or deletes (a lifecycle policy, BatchDeleteImage) are gone for the tasks that still name them.
   { label: 'missing image', pattern: /BatchDeleteImage|\becr\b.{0,80}lifecycle|lifecycle.{0,80}(\becr\b|repositor|image)|images? .{0,40}(expired|deleted|untagged|purged)|(expire|delete|untag|purge)[sd]? .{0,40}images?\b/i },
 ];

@@ -7,17 +7,39 @@ const valueWords = (value: unknown): string => (value === null || value === unde
 
 const linesOf = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Settings a map moved, each `setting: [before, after]` (`cache.ttlSeconds: 300 -> 60`). */
+const movedIn = (map: Record<string, unknown>): string[] =>
+  Object.entries(map).flatMap(([setting, values]) => (Array.isArray(values) && values.length === 2 ? [`${setting}: ${valueWords(values[0])} -> ${valueWords(values[1])}`] : []));
+
 /**
- * What a change says it changed, in its own words: its changelog, its plan's lines, and each setting
- * its diff moved (`cache.ttlSeconds: 300 -> 60`). A summary names the release; these say what the
- * release did, which is what an on-call engineer reads to judge whether it can be the cause.
+ * The parameters a change set, as a database parameter group's change lists them: CloudTrail's
+ * `requestParameters.parameters` of `{parameterName, parameterValue}`, or the same list with a value
+ * before and after, or a map of each parameter to its values before and after.
+ */
+const parametersSet = (details: Record<string, unknown>): string[] => {
+  const request = details['requestParameters'];
+  const listed = details['parameters'] ?? (isRecord(request) ? request['parameters'] : undefined);
+  if (isRecord(listed)) return movedIn(listed);
+  if (!Array.isArray(listed)) return [];
+  return listed.filter(isRecord).flatMap((parameter) => {
+    const name = parameter['parameterName'] ?? parameter['ParameterName'] ?? parameter['name'];
+    const value = parameter['parameterValue'] ?? parameter['ParameterValue'] ?? parameter['to'] ?? parameter['value'];
+    if (typeof name !== 'string' || value === undefined) return [];
+    return [`${name}: ${'from' in parameter ? `${valueWords(parameter['from'])} -> ` : ''}${valueWords(value)}`];
+  });
+};
+
+/**
+ * What a change says it changed, in its own words: its changelog, its plan's lines, each setting
+ * its diff moved (`cache.ttlSeconds: 300 -> 60`) and each parameter it set. A summary names the
+ * release; these say what the release did, which is what an on-call engineer reads to judge whether
+ * it can be the cause.
  */
 export const changeNotesOf = (change: Change): string[] => {
   const details = change.details ?? {};
   const diff = details['diff'];
-  const moved =
-    typeof diff === 'object' && diff !== null && !Array.isArray(diff)
-      ? Object.entries(diff as Record<string, unknown>).flatMap(([setting, values]) => (Array.isArray(values) && values.length === 2 ? [`${setting}: ${valueWords(values[0])} -> ${valueWords(values[1])}`] : []))
-      : [];
-  return [...linesOf(details['changelog']), ...linesOf(details['plan']), ...moved].filter((line) => line.trim().length > 0).slice(0, MOST_NOTES);
+  const moved = isRecord(diff) ? movedIn(diff) : [];
+  return [...linesOf(details['changelog']), ...linesOf(details['plan']), ...moved, ...parametersSet(details)].filter((line) => line.trim().length > 0).slice(0, MOST_NOTES);
 };

@@ -54,6 +54,9 @@ export interface ChangeContext {
 /** Signals that say in words what failed; a metric point only says that something did, somewhere in its period. */
 export const worded = new Set<Signal['kind']>(['errors', 'mentioned', 'trace']);
 
+/** A measure that turned and stays turned (a volume filling since a point in the window): it dates what it measures as well as a worded error. */
+const measuredRun = (signal: Signal): boolean => signal.kind === 'metric' && signal.ongoing && signal.substantial;
+
 /**
  * When the failure a change can produce first shows: the earliest error line or trace whose own
  * words complain of what the change can break (a timeout after a security-group change,
@@ -62,7 +65,7 @@ export const worded = new Set<Signal['kind']>(['errors', 'mentioned', 'trace']);
  * cause began no earlier than its own first sign, and a change before that sign may have caused it.
  */
 const firstSignOfEffect = (change: Change, evidence: readonly Signal[]): number | undefined => {
-  const times = evidence.filter((signal) => worded.has(signal.kind) && changeExplains(change, failureKindsIn([signal]))).map((signal) => signal.at);
+  const times = evidence.filter((signal) => (worded.has(signal.kind) || measuredRun(signal)) && changeExplains(change, failureKindsIn([signal]))).map((signal) => signal.at);
   return times.length > 0 ? Math.min(...times) : undefined;
 };
 

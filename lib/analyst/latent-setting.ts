@@ -23,9 +23,13 @@ export const latentSettingAt = (board: EvidenceBoard, resource: string, current:
 
 /** The latest setting changed at `service` within a week before `failingSince` that can produce the failures `kinds` name. */
 export const latentSettingFor = (board: EvidenceBoard, service: string, kinds: ReadonlySet<string>, failingSince: number): Change | undefined => {
-  if (kinds.size === 0 || !Number.isFinite(failingSince)) return undefined;
-  return latestBreakingChangeBefore(board.changes, failingSince, LATENT_REACH_MS, (change) => change.service === service && !onlyRaisedCapacity(change.summary) && changeExplains(change, kinds));
+  const waiting = new Set([...kinds].filter((kind) => !ACTS_AT_ONCE.has(kind)));
+  if (waiting.size === 0 || !Number.isFinite(failingSince)) return undefined;
+  return latestBreakingChangeBefore(board.changes, failingSince, LATENT_REACH_MS, (change) => change.service === service && !onlyRaisedCapacity(change.summary) && changeExplains(change, waiting));
 };
+
+/** Failures a setting produces from the moment it is set, waiting for nothing: what it makes a server write fills its volume at once. */
+const ACTS_AT_ONCE: ReadonlySet<string> = new Set(['disk']);
 
 /** A scheduled run does what it was started for as it begins: its schedule fired at most this long before the trouble. */
 const RUN_LEAD_MS = 60 * 60_000;

@@ -37,7 +37,10 @@ export interface PlannedCall {
  * How far back the analyst looks, in minutes: for an alert, long enough to see the baseline before
  * it fired; for a question or a sweep, which may be about yesterday, two days.
  */
-const lookbackMinutes = (brief: string): number => (/CloudWatch alarm "|PagerDuty event/.test(brief) ? 240 : 48 * 60);
+const lookbackMinutes = (brief: string): number => (isAlert(brief) ? 240 : 48 * 60);
+
+/** A brief from an alarm or a page names what fired; a sweep or a question leaves the whole system to look at. */
+const isAlert = (brief: string): boolean => /CloudWatch alarm "|PagerDuty event/.test(brief);
 
 /** The metrics an alarm trigger watches, from the brief's "Metrics:" lines ("- m1: AWS/DynamoDB WriteThrottleEvents [...]"); a metric math line ("- e1: expression 100 * m1 / m2") names none of its own. */
 const alarmedMetrics = (brief: string): string[] => [...brief.matchAll(/^- \w+: (?!expression )\S+ ([^\s[,]+)/gm)].map((match) => match[1]!).filter((name) => name !== '?');
@@ -102,7 +105,9 @@ const beforeRootChangeCalls = (board: EvidenceBoard, diagnosis: Diagnosis): Plan
   if (older.length === 0) return [];
   const from = Math.min(...older.map((change) => change.at)) - CLEAN_RUN_LEAD_MS;
   const sinceMinutes = Math.min(MAX_SINCE_MINUTES, Math.ceil((end - from) / 60_000));
-  return [{ name: getMetricsContract.name, arguments: { service: root, sinceMinutes } }];
+  // What is still wrong at the root is read by name too: a capped reading of all its metrics over that long may leave it out.
+  const troubled = [...new Set(diagnosis.rootSignals.filter((signal) => signal.service === root && signal.ongoing).flatMap((signal) => metricNameOf(board, signal) ?? []))];
+  return [{ name: getMetricsContract.name, arguments: { service: root, sinceMinutes } }, ...troubled.map((name) => ({ name: getMetricsContract.name, arguments: { service: root, name, sinceMinutes } }))];
 };
 
 /**
@@ -117,12 +122,19 @@ const sparseMetricsCalls = (board: EvidenceBoard, suspects: readonly string[]): 
 
 /**
  * A suspect some of whose series a capped metric result left out (the survey reads every service at
- * once) has its own metrics read: asked for by service, they fit.
+ * once) has its own metrics read: asked for by service, they fit. Those a capped read of the service
+ * left out too are read by name.
  */
 const omittedMetricsCalls = (board: EvidenceBoard, suspects: readonly string[], lookback: number): PlannedCall[] =>
-  suspects
-    .filter((service) => [...board.omittedSeries].some((name) => name.startsWith(`${service} `) && !board.series.some((series) => `${series.service} ${series.name}` === name)))
-    .map((service) => ({ name: getMetricsContract.name, arguments: { service, sinceMinutes: lookback } }));
+  suspects.flatMap((service) => {
+    const missing = [...board.omittedSeries]
+      .filter((name) => name.startsWith(`${service} `) && !board.series.some((series) => `${series.service} ${series.name}` === name))
+      .map((name) => name.slice(service.length + 1));
+    if (missing.length === 0) return [];
+    const byService: PlannedCall = { name: getMetricsContract.name, arguments: { service, sinceMinutes: lookback } };
+    if (!board.asked.has(callFingerprint(byService.name, byService.arguments))) return [byService];
+    return missing.map((name) => ({ name: getMetricsContract.name, arguments: { service, name, sinceMinutes: lookback } }));
+  });
 
 /** Sessions named as lock holders looked up one by one, at most: a few are enough to say whose they are. */
 const MOST_HOLDERS_LOOKED_UP = 3;
@@ -189,7 +201,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
   const earlierDays = board.unavailable.has(getMetricsContract.name)
     ? []
-    : fresh([...earlierDaysCalls(board, diagnosis, lookback), ...beforeRootChangeCalls(board, diagnosis), ...sparseMetricsCalls(board, suspects), ...omittedMetricsCalls(board, suspects, lookback)]);
+    : fresh([...earlierDaysCalls(board, diagnosis, lookback), ...beforeRootChangeCalls(board, diagnosis), ...sparseMetricsCalls(board, suspects), ...omittedMetricsCalls(board, isAlert(board.brief) ? suspects : [...knownServices], lookback)]);
   if (deepDive.length > 0 || announcements.length > 0 || earlierDays.length > 0) return [...deepDive, ...announcements, ...earlierDays];
 
   if (!diagnosis.incident || !diagnosis.root || board.unavailable.has(searchRunbooksContract.name)) return [];

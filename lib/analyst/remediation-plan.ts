@@ -8,7 +8,7 @@ import { capacityCutAt } from './lowered-setting.ts';
 import { scheduledActionBehind } from './scheduled-action.ts';
 import { poisonRecordOf, type PoisonRecord } from './mechanism.ts';
 import type { Principle } from './principles.ts';
-import { kindOf } from './service-map.ts';
+import { callersOf, kindOf } from './service-map.ts';
 import { severityOfLine } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
 import type { StaleHolding } from './stale-view.ts';
@@ -38,6 +38,8 @@ export interface RemediationInputs {
   capacitySchedule?: Change;
   /** The database whose storage the root's replication slot keeps, when that storage has already run out (writes fail for want of space). */
   filledByHold?: string;
+  /** The root's storage has run out: its own or its callers' errors say so (writes fail for want of space). */
+  storageRanOut?: boolean;
   /** A record that fails on every retry, and where it is stuck. */
   poison?: PoisonRecord;
   /** What the root, the one caller still failing on a dependency that serves the others, holds from before (stale-view.ts). */
@@ -126,7 +128,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, staleHolding, filledByHold, repointedClients, outlastedVisibility }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, staleHolding, filledByHold, storageRanOut, repointedClients, outlastedVisibility }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -186,10 +188,11 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
         : plan('remedy-undo-change', [step('rollback', root, `Roll ${root} back to the version before the deploy${undo}.`)]);
     case 'config': {
       const revert = step('revert-config', root, `Revert the configuration change on ${root}${undo}.`);
-      // Undoing a change that filled storage stops the filling; what it wrote stays, so the room comes back first.
-      return mechanism === 'disk'
-        ? plan('remedy-undo-change', [step('scale', root, `Give ${root} more storage now: reverting the change stops the filling but does not free what it wrote.`), revert])
-        : plan('remedy-undo-change', [revert]);
+      if (mechanism !== 'disk') return plan('remedy-undo-change', [revert]);
+      // Undoing a change that filled storage stops the filling; what it wrote stays. Storage already full fails writes until
+      // the room comes back, so that comes first; storage still filling is stopped first, and given room after.
+      const room = step('scale', root, `Give ${root} more storage${storageRanOut ? ' now' : ''}: reverting the change stops the filling but does not free what it wrote.`);
+      return plan('remedy-undo-change', storageRanOut ? [room, revert] : [revert, room]);
     }
     case 'permissions':
       if (mechanism === 'credentials' && !change) return plan('remedy-restart-for-credentials', [step('restart', root, `Restart ${root} so it reads the current secret.`)]);
@@ -259,6 +262,7 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   ...(capacitySchedule ? { capacitySchedule } : {}),
   poison: poisonRecordOf(board, cause),
   ...(cause.holdsOn && outOfSpace(board, cause.holdsOn) ? { filledByHold: cause.holdsOn } : {}),
+  storageRanOut: [cause.root, ...callersOf(board, cause.root)].some((service) => outOfSpace(board, service)),
   staleHolding: cause.staleView?.holding,
   ...(cause.repointed ? { repointedClients: cause.repointed.clients } : {}),
   ...(cause.outlastedVisibility ? { outlastedVisibility: cause.outlastedVisibility } : {}),

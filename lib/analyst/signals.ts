@@ -2,7 +2,7 @@ import { answeredAsClientError } from './access-log.ts';
 import { detectOnset, detectTransientSpike, type Onset } from '../analysis/onset.ts';
 import { breaches, comparisonStatedIn, thresholdStatedIn, type Comparison } from '../domain/alarm-threshold.ts';
 import { sumsPerPeriod } from '../domain/statistic.ts';
-import { driftStartOf, fitTrend, hoursToLimit } from '../analysis/trend.ts';
+import { driftStartOf, fitTrend, hoursToLimit, type Trend } from '../analysis/trend.ts';
 import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
@@ -166,6 +166,9 @@ const USUAL_SCATTER_PERIODS = 2;
 /** Within this many hours of running out, a steady decline is an incident in the making. */
 const EXHAUSTION_HORIZON_HOURS = 48;
 
+/** The share of what was free that a run toward the limit took, at least, for its own line to be extrapolated. */
+const RAMP_SHARE = 0.05;
+
 /** Readings at each end of a stretch whose medians tell how much it grew. */
 const END_READINGS = 5;
 /** Utilization that grew no more than this many times as fast as demand (in relative terms) is that demand's work. */
@@ -198,16 +201,25 @@ const cpuFollowsDemand = (board: EvidenceBoard, series: EvidenceBoard['series'][
 
 /** Free space or memory falling steadily, or a utilization climbing toward 100%: when will it run out? */
 const exhaustionOf = (board: EvidenceBoard, series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[]): Omit<Signal, 'service' | 'ref' | 'text'> | undefined => {
-  const trend = fitTrend(points);
-  if (!trend || cpuFollowsDemand(board, series, points, trend.from)) return undefined;
   const meaning = meaningOf(series.name);
   const percent = /percent|utili[sz]ation/i.test(`${series.name} ${series.unit ?? ''}`);
-  const hours =
-    meaning === 'bad-down' && /free|available/i.test(series.name)
+  const freeSpace = meaning === 'bad-down' && /free|available/i.test(series.name);
+  const hoursLeft = (trend: Trend): number | undefined =>
+    freeSpace
       ? hoursToLimit(trend, { floor: 0 })
       : meaning === 'bad-up' && percent
         ? hoursToLimit(trend, { ceiling: 100 })
         : undefined;
+  // A level that held, then a run toward the limit (free space falling from the moment something began writing more):
+  // the run alone is the line to extrapolate, and it dates the trouble. Space taken stays taken; a utilization that
+  // climbs with the morning's work falls with it, so only a whole window's climb is a run toward its limit.
+  const rampFrom = freeSpace ? driftStartOf(points) : undefined;
+  const ramp = rampFrom === undefined ? undefined : fitTrend(points.filter((point) => point.t >= rampFrom));
+  // A run that took a sliver of what was free (memory a cache settles into) is no run toward the limit, whatever its line says.
+  const ran = ramp !== undefined && ramp.first - ramp.last >= RAMP_SHARE * ramp.first;
+  const trend = ramp && ran && hoursLeft(ramp) !== undefined ? ramp : fitTrend(points);
+  if (!trend || cpuFollowsDemand(board, series, points, trend.from)) return undefined;
+  const hours = hoursLeft(trend);
   if (hours === undefined || hours > EXHAUSTION_HORIZON_HOURS) return undefined;
   const since = driftStartBefore(series, points, trend.from) ?? trend.from;
   return {

@@ -13,6 +13,12 @@ describe("a change's own notes", () => {
     expect(changeNotesOf(change({ plan: ['~ subscription["titles"]: raw_message_delivery false -> true'] }))).toEqual(['~ subscription["titles"]: raw_message_delivery false -> true']);
     expect(changeNotesOf(change({ diff: { 'cache.ttlSeconds': [300, 60], 'reserved_concurrency': [null, 5] } }))).toEqual(['cache.ttlSeconds: 300 -> 60', 'reserved_concurrency: unset -> 5']);
   });
+  it('are the parameters a parameter-group change set, however it lists them', () => {
+    const cloudTrail = { eventName: 'ModifyDBParameterGroup', requestParameters: { dBParameterGroupName: 'shop-mysql80', parameters: [{ parameterName: 'general_log', parameterValue: '1', applyMethod: 'immediate' }] } };
+    expect(changeNotesOf(change(cloudTrail))).toEqual(['general_log: 1']);
+    expect(changeNotesOf(change({ parameters: [{ name: 'general_log', from: '0', to: '1' }] }))).toEqual(['general_log: 0 -> 1']);
+    expect(changeNotesOf(change({ parameters: { long_query_time: ['10', '0'], log_output: ['FILE', 'TABLE'] } }))).toEqual(['long_query_time: 10 -> 0', 'log_output: FILE -> TABLE']);
+  });
   it('are none when it carries only call parameters, and at most four', () => {
     expect(changeNotesOf(change({ eventName: 'UpdateService', requestParameters: { taskDefinition: 'feeds:88' } }))).toEqual([]);
     expect(changeNotesOf(change(undefined))).toEqual([]);

@@ -66,6 +66,8 @@ describe('a root with an older change than its metrics reach', () => {
     });
     const planned = nextCalls(board, diagnose(board), tools).filter((call) => call.name === 'get_metrics');
     expect(planned).toContainEqual({ name: 'get_metrics', arguments: { service: 'bookings-table', sinceMinutes: (96 - 80 + 72) * HOUR - 1 } });
+    // What is still wrong there is read by name too: a capped reading of all its metrics over days may leave it out.
+    expect(planned).toContainEqual({ name: 'get_metrics', arguments: { service: 'bookings-table', name: 'WriteThrottleEvents', sinceMinutes: (96 - 80 + 72) * HOUR - 1 } });
     const longer = series(START, 96, () => 0).map(([, value], hour): [string, number] => [at(START, hour * HOUR), value]);
     recordResult(board, 'get_metrics', 'E9', { available: true, series: [{ service: 'bookings-table', name: 'WriteThrottleEvents', periodSeconds: 300, points: longer }] });
     expect(board.series).toHaveLength(1);

@@ -3,6 +3,7 @@ import { triggerAlarmName } from '../../lib/analyst/alerts.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { recordResult } from '../../lib/analyst/evidence-board.ts';
 import { nextCalls } from '../../lib/analyst/next-tools.ts';
+import { callFingerprint } from '../../lib/tools/call-fingerprint.ts';
 import { at, boardFrom, series, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
@@ -96,6 +97,30 @@ describe('a capped survey of metrics leaves series out', () => {
     // web's left-out series is already on the board; batch is no suspect.
     expect(metricsAsked).not.toContain('web');
     expect(metricsAsked).not.toContain('batch');
+  });
+
+  const sweepBoard = () => {
+    const board = boardFrom({
+      services: [{ name: 'web', kind: 'ecs', dependsOn: ['db'] }, { name: 'db', kind: 'rds' }, { name: 'batch', kind: 'ecs' }],
+      metrics: [{ service: 'web', name: 'RequestCount', points: series(START, 120, () => 100) }],
+    });
+    recordResult(board, 'get_metrics', 'E9', { available: true, series: [], seriesOmitted: 2, omittedSeries: ['db FreeStorageSpace', 'db CPUUtilization'] });
+    return board;
+  };
+  const metricsAskedIn = (board: ReturnType<typeof boardFrom>) =>
+    nextCalls(board, diagnose(board), tools)
+      .filter((call) => call.name === 'get_metrics' && call.arguments.compareDaysBefore === undefined)
+      .map((call) => [call.arguments.service, call.arguments.name]);
+
+  it('a sweep, which no alert narrows, reads the left-out series of every service, suspect or not', () => {
+    expect(metricsAskedIn(sweepBoard())).toContainEqual(['db', undefined]);
+  });
+
+  it('what a capped read of the service left out too is read by name', () => {
+    const board = sweepBoard();
+    board.asked.add(callFingerprint('get_metrics', { service: 'db', sinceMinutes: 48 * 60 }));
+    recordResult(board, 'get_metrics', 'E10', { available: true, series: [{ service: 'db', name: 'CPUUtilization', points: series(START, 120, () => 20) }], seriesOmitted: 1, omittedSeries: ['db FreeStorageSpace'] });
+    expect(metricsAskedIn(board)).toEqual([['db', 'FreeStorageSpace']]);
   });
 });
 

@@ -94,9 +94,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'sparse-root-errors',
   // Category and mechanism.
   'mechanism-infrastructure',
-  // Its second family, a worker whose release made its runs outlast the queue's visibility timeout (compute), waits in
-  // candidates: the AWS path reads the worker's custom duration metric without the unit GetMetricData never returns.
-  'redelivered-messages',
   // Found on a table whose capacity was capped 17 hours before its evening peak (dynamodb).
   'change-ended-clean-run',
   // Found on a listings database scanning after a release's migration dropped its indexes (compute); no second family yet.
