@@ -39,6 +39,10 @@ export interface CategoryInputs {
   overloads: boolean;
   /** The root is the one caller still failing on a dependency its other callers came through (stale-view.ts). */
   heldStale?: boolean;
+  /** A routing change moved traffic onto the root, which was not scaled for it (routed-load.ts). */
+  routedLoad?: boolean;
+  /** The root's copies hold the addresses of subnets another service cannot start its tasks in (address-holder.ts). */
+  holdsAddresses?: boolean;
   /** The root was named by its database as the holder of what it or its other sessions need: locks, a replication slot's log (load-source.ts). */
   holds?: Held;
 }
@@ -88,10 +92,13 @@ const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs,
 
 /** The category the evidence supports, and the principle that decided it: how the root was found, a capacity cut, the change, then what the root's evidence names. */
 export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
-  const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads, heldStale, holds } = inputs;
+  const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads, heldStale, holds, routedLoad, holdsAddresses } = inputs;
   // A client holding locks its database's other sessions wait for exhausts what they need, whatever its own evidence says.
   if (holds) return { category: 'resource-exhaustion', principle: heldMechanisms[holds].principle };
+  if (holdsAddresses) return { category: 'resource-exhaustion', principle: 'addresses-held-by-co-tenant' };
   const voted = votedCategory(rootSignals);
+  // Traffic a routing setting sent where the capacity for it was not is that setting's doing, unless the evidence names a mechanism outright.
+  if (routedLoad && !(voted && decisiveCategories.has(voted) && voted !== 'resource-exhaustion')) return { category: 'config', principle: 'load-routed-by-change' };
   // What the caller holds from before is its own configuration, unless its failures name a mechanism outright (a pinned certificate).
   if (heldStale) return { category: voted && decisiveCategories.has(voted) ? voted : 'config', principle: 'sole-failing-caller' };
   const shown: TracedCategory = wroteBadData

@@ -12,6 +12,8 @@ import { CHANGE_WINDOW_MS, explainingChange, suspectChangeFor } from './explaini
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { staleDataWords, staleDataWriter } from './stale-data.ts';
 import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
+import { addressHolderOf, addressHolderWords, type AddressHolder } from './address-holder.ts';
+import { routedLoadOf, routedLoadWords, type RoutedLoad } from './routed-load.ts';
 import { duplicatesStartAt, outlastedVisibilityAt, outlastedVisibilityWords, type OutlastedVisibility } from './visibility-timeout.ts';
 import { repointedEndpointOf, repointedEndpointWords, type RepointedEndpoint } from './repointed-endpoint.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
@@ -73,6 +75,10 @@ export interface IncidentCause {
   repointed?: RepointedEndpoint;
   /** The root is a queue whose visibility timeout its consumer's processing outlasts. */
   outlastedVisibility?: OutlastedVisibility;
+  /** A routing change moved traffic onto the root, which was not scaled for it (routed-load.ts). */
+  routedLoad?: RoutedLoad;
+  /** The root's copies hold the addresses of the subnets another service cannot start its tasks in (address-holder.ts). */
+  addressHolder?: AddressHolder;
   /** The caller of an external root also calls another external provider. */
   alternativeProvider: boolean;
   alreadyRestarting: boolean;
@@ -346,6 +352,24 @@ const incidentFrom = (
     }
   }
 
+  // A root found elsewhere is not the client that a loaded resource named or that holds what it needs.
+  const forgetLoadedClient = () => {
+    overload = false;
+    runLoad = undefined;
+    heldOn = undefined;
+    namedBy = undefined;
+  };
+  // A service that cannot start tasks for want of addresses in its subnets is starved by the fleet that took them there.
+  const addressHolder = addressHolderOf(board, [...chain, ...anomalies.map((anomaly) => anomaly.service)], signals);
+  if (addressHolder) {
+    applied.push('addresses-held-by-co-tenant');
+    rootAt(addressHolder.starved);
+    chain.push(addressHolder.holder);
+    root = addressHolder.holder;
+    suspectChange = addressHolder.change;
+    tiedByTimeOnly = false;
+    forgetLoadedClient();
+  }
   // A service flooded by what it is sent did not make its own load: where the flood was let loose, and the change that did it, is the cause.
   const flood = !suspectChange || tiedByTimeOnly ? floodOrigin(board, signals, root, datedOnset(root)) : undefined;
   const flooded = root;
@@ -354,10 +378,7 @@ const incidentFrom = (
     chain.push(...flood.path.filter((link) => !chain.includes(link)));
     root = flood.origin;
     suspectChange = flood.change;
-    overload = false;
-    runLoad = undefined;
-    heldOn = undefined;
-    namedBy = undefined;
+    forgetLoadedClient();
   }
 
   // A dependency that serves the callers that stumbled with it is working; the one still failing holds a stale view of it.
@@ -403,6 +424,7 @@ const incidentFrom = (
   const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
   const repointed = foundByEffect && suspectChange?.service === root ? repointedEndpointOf(suspectChange, current, symptom) : undefined;
   const heldVisibility = outlasted && root === duplicatesStartAt(outlasted) ? outlasted : undefined;
+  const routed = routedLoadOf(board, root, suspectChange, signals);
   const category = heldVisibility ? { category: (heldVisibility.slowedBy && categoryOfChange(heldVisibility.slowedBy)) || 'config', principle: 'redelivered-messages' as const } : categoryTraced({
     board,
     root,
@@ -415,6 +437,8 @@ const incidentFrom = (
     overloads: overload,
     heldStale: heldStale !== undefined,
     ...(heldOn ? { holds: heldOn.held } : {}),
+    routedLoad: routed !== undefined,
+    holdsAddresses: addressHolder !== undefined && root === addressHolder.holder,
   });
   // A client whose load a resource cannot take is throttled by that resource, not by a limit of its own: the resource's demand says by how much.
   const overloadedThrottle = (found: Mechanism | undefined): Mechanism | undefined => {
@@ -437,6 +461,10 @@ const incidentFrom = (
       ? { label: 'retries', category: category.category, words: retryWords(retrying), principle: 'retries-amplify' }
       : unbacked && root === unbacked.caller
       ? { label: 'retries', category: category.category, words: unbackedRetryWords(unbacked), principle: 'retries-amplify' }
+      : addressHolder && root === addressHolder.holder
+      ? { label: 'IP addresses', category: category.category, words: addressHolderWords(addressHolder), principle: 'addresses-held-by-co-tenant' }
+      : routed
+      ? { label: 'routed load', category: category.category, words: routedLoadWords(routed), principle: 'load-routed-by-change' }
       : flood && root === flood.origin
       ? { label: 'flood', category: category.category, words: floodWords(flood, flooded), principle: 'flood-from-upstream' }
       : runLoad && root === runLoad.client
@@ -488,6 +516,8 @@ const incidentFrom = (
     ...(heldStale ? { staleView: heldStale } : {}),
     ...(repointed ? { repointed } : {}),
     ...(heldVisibility ? { outlastedVisibility: heldVisibility } : {}),
+    ...(routed ? { routedLoad: routed } : {}),
+    ...(addressHolder && root === addressHolder.holder ? { addressHolder } : {}),
     overloads: overload && !sharedQuotaWith ? loaded : undefined,
     starves: overload ? sharedQuotaWith : undefined,
     ...(heldOn ? { holdsOn: heldOn.resource } : {}),

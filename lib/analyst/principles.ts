@@ -43,6 +43,8 @@ export const principles = {
   'load-follows-client-runs': 'a shared resource whose load steps up when each run of a client starts and down when it ends carries that client’s runs',
   'early-client-is-load': 'the client whose own trouble or demand began no later than the shared resource’s drove it there',
   'retries-amplify': 'a callee asked many times more often per request its caller serves than usual, or whose refusals its caller tries again at once, is hammered by that caller’s retries',
+  'load-routed-by-change': 'a service sent several times its requests by a routing change (new DNS or listener weights) was not scaled for them: the routing setting is the cause (config), and its capacity what gives way',
+  'addresses-held-by-co-tenant': 'a service that cannot start tasks for want of IP addresses in its subnets is starved by the workload that started many copies in the same subnets: its copies hold the addresses, and scaling it in frees them',
   'flood-from-upstream': 'a service in trouble while the work sent to it surged did not make its own load: the change upstream that let the flood loose did',
   'cache-misses-are-load': 'an origin whose demand surged while the cache in front of it hit less carries that cache’s misses: the cache, and its latest change, is where the load comes from',
   'co-tenant-took-quota': 'a throttled service without a surge of its own lost an account quota to a co-tenant whose use rose',

@@ -46,6 +46,10 @@ export interface RemediationInputs {
   staleHolding?: StaleHolding;
   /** The clients a change at the root pointed at a read-only server (repointed-endpoint.ts). */
   repointedClients?: readonly string[];
+  /** A routing change moved traffic onto the root, which was not scaled for it. */
+  routedLoad?: boolean;
+  /** The service that cannot start tasks in the subnets whose addresses the root's copies hold. */
+  addressesHeldFrom?: string;
   /** The root is a queue whose visibility timeout its consumer's processing outlasts (visibility-timeout.ts). */
   outlastedVisibility?: OutlastedVisibility;
 }
@@ -128,7 +132,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, staleHolding, filledByHold, storageRanOut, repointedClients, outlastedVisibility }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, staleHolding, filledByHold, storageRanOut, repointedClients, outlastedVisibility, routedLoad, addressesHeldFrom }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -152,6 +156,20 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
     const raise = step('apply-fix', queue, `Raise ${queue}'s visibility timeout from ${outlastedVisibility.visibilitySeconds} s to at least ${wanted} s (${VISIBILITY_PER_TIMEOUT} times ${consumer}'s ${outlastedVisibility.processingSeconds} s), so a message is not handed out again while it is processed.`);
     const revert = slowedBy && slowedBy.kind !== 'deploy' ? [step('revert-config', consumer, `Revert ${consumer}'s change${undo}, which made each of its runs outlast ${queue}'s visibility timeout.`)] : [];
     return { steps: [...revert, raise] };
+  }
+  // Addresses a fleet holds are freed by scaling it in; the service starved of them then scales out again.
+  if (addressesHeldFrom) {
+    return plan('addresses-held-by-co-tenant', [
+      step('scale', root, `Scale ${root} in (stop the copies it no longer needs) to free the IP addresses it holds in the subnets ${addressesHeldFrom} runs in.`),
+      step('scale', addressesHeldFrom, `Let ${addressesHeldFrom} start the tasks it could not place, once addresses are free.`),
+    ]);
+  }
+  // Traffic sent where there was no capacity for it goes back first; the target gets the capacity before it is sent there again.
+  if (routedLoad) {
+    return plan('load-routed-by-change', [
+      step('revert-config', root, `Send the traffic back where it was served: revert the routing change${undo}.`),
+      step('scale', root, `Scale ${root} for the traffic it is meant to take before routing it there again.`),
+    ]);
   }
   // Reverting where the name points helps new connections only: the clients' pools keep their connections to the reader.
   if (repointedClients && change) {
@@ -266,6 +284,8 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   staleHolding: cause.staleView?.holding,
   ...(cause.repointed ? { repointedClients: cause.repointed.clients } : {}),
   ...(cause.outlastedVisibility ? { outlastedVisibility: cause.outlastedVisibility } : {}),
+  routedLoad: cause.routedLoad !== undefined,
+  ...(cause.addressHolder ? { addressesHeldFrom: cause.addressHolder.starved } : {}),
   };
 };
 

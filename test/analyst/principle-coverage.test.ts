@@ -94,6 +94,12 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'sparse-root-errors',
   // Category and mechanism.
   'mechanism-infrastructure',
+  // Found on blind weighted DNS cutovers to ECS stacks never scaled for production (compute); a Lambda or EC2 target
+  // behind the moved weights would be its second family.
+  'load-routed-by-change',
+  // Found on load-test and inference fleets (ECS, EC2) holding a subnet's addresses or the account's network interfaces
+  // (compute); a holder of another kind (pods of an EKS node group, a Lambda fleet in the VPC) would be its second family.
+  'addresses-held-by-co-tenant',
   // Found on a table whose capacity was capped 17 hours before its evening peak (dynamodb).
   'change-ended-clean-run',
   // Found on a listings database scanning after a release's migration dropped its indexes (compute); no second family yet.

@@ -14,7 +14,6 @@ const kinds: Readonly<Record<string, ChangeKind>> = {
   CreateAlias: 'deploy',
   CreateFunction: 'deploy',
   RegisterTaskDefinition: 'deploy',
-  CreateService: 'deploy',
   CreateDeployment: 'deploy',
 
   PutScalingPolicy: 'scaling',
@@ -59,6 +58,8 @@ const kinds: Readonly<Record<string, ChangeKind>> = {
   ModifyCacheParameterGroup: 'config',
   PutMetricAlarm: 'config',
 
+  // A new service is new infrastructure: it changes no version of anything that ran before.
+  CreateService: 'infrastructure',
   RebootDBInstance: 'infrastructure',
   RebootDBCluster: 'infrastructure',
   FailoverDBCluster: 'infrastructure',
