@@ -35,6 +35,8 @@ export interface CategoryInputs {
   failuresExplained?: ReadonlySet<string>;
   /** The root was found as the writer of records its readers cannot read. */
   wroteBadData: boolean;
+  /** The root wrote a value an order of magnitude off (shifted-value.ts). */
+  shiftedValue?: boolean;
   /** The root was found by the load it put on a shared resource. */
   overloads: boolean;
   /** The root is the one caller still failing on a dependency its other callers came through (stale-view.ts). */
@@ -92,7 +94,9 @@ const evidenceCategory = ({ board, root, rootSignals, symptom }: CategoryInputs,
 
 /** The category the evidence supports, and the principle that decided it: how the root was found, a capacity cut, the change, then what the root's evidence names. */
 export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
-  const { board, root, rootSignals, rootOnset, change, wroteBadData, overloads, heldStale, holds, routedLoad, holdsAddresses } = inputs;
+  const { board, root, rootSignals, rootOnset, change, wroteBadData, shiftedValue, overloads, heldStale, holds, routedLoad, holdsAddresses } = inputs;
+  // A value written wrong is data, whatever setting made the writer read its source wrong: the records must be repaired.
+  if (shiftedValue) return { category: 'data', principle: 'value-shifted-at-writer' };
   // A client holding locks its database's other sessions wait for exhausts what they need, whatever its own evidence says.
   if (holds) return { category: 'resource-exhaustion', principle: heldMechanisms[holds].principle };
   if (holdsAddresses) return { category: 'resource-exhaustion', principle: 'addresses-held-by-co-tenant' };

@@ -5,6 +5,7 @@ import { categoryTraced } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn, failureKindsSaid } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
+import { shiftedValueOf, shiftedValueWords, type ShiftedValue } from './shifted-value.ts';
 import { blameChainTraced } from './blame-chain.ts';
 import { handlerBehind } from './work-handler.ts';
 import { workResumption } from './work-resumption.ts';
@@ -23,14 +24,14 @@ import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
 import { capacityBehind, clientToBlame, heldMechanisms, isSharedCapacity, isStarved, namesOwnFault, replicaSource, tenantsOf, type Held } from './load-source.ts';
-import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
+import { callersOf, dataSourcesOf, dependenciesOf, kindOf } from './service-map.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { judgeHealth, type Explanation } from './health-verdict.ts';
 import { heldConnectionsWords, labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
-import { calleesOf, collectSignals, isFault, severityOfLine, windowOf, type Signal } from './signals.ts';
+import { calleesOf, collectSignals, isFault, SAME_TIME_MS, severityOfLine, windowOf, type Signal } from './signals.ts';
 
 /**
  * Infers what is wrong from the evidence board: whether there is an incident, where the fault
@@ -79,6 +80,8 @@ export interface IncidentCause {
   routedLoad?: RoutedLoad;
   /** The root's copies hold the addresses of the subnets another service cannot start its tasks in (address-holder.ts). */
   addressHolder?: AddressHolder;
+  /** The root wrote a value an order of magnitude off (shifted-value.ts). */
+  shiftedValue?: ShiftedValue;
   /** The caller of an external root also calls another external provider. */
   alternativeProvider: boolean;
   alreadyRestarting: boolean;
@@ -117,6 +120,9 @@ export const symptomServiceOf = (board: EvidenceBoard): string | undefined => {
 };
 
 const dependsOnMap = (services: readonly ServiceNode[]): Record<string, string[]> => Object.fromEntries(services.map((service) => [service.name, service.dependsOn]));
+
+/** A value written wrong is noticed within a day or two of the run that wrote it. */
+const SHIFT_REACH_MS = 2 * 24 * 60 * 60_000;
 
 const restartWords = /exit code 137|OOMKilled|task .{0,60} stopped|container .{0,30}killed|CrashLoopBackOff|back-off restarting|was restarted|Runtime exited|Runtime\.OutOfMemory|Essential container in task exited|failed (ELB|container) health checks?/i;
 
@@ -413,6 +419,16 @@ const incidentFrom = (
     suspectChange = suspectChangeFor(board.changes, new Set([writer.service]), writer.wroteAt) ?? suspectChangeFor(board.changes, new Set([writer.service]), writer.readAt);
   }
 
+  // A value written an order of magnitude off fails nothing where it is read: whoever logged it first, before the trouble, wrote it.
+  const shiftFound = writer ? undefined : shiftedValueOf(board);
+  const shifted = shiftFound && shiftFound.at <= datedOnset(root) + SAME_TIME_MS && datedOnset(root) - shiftFound.at <= SHIFT_REACH_MS ? shiftFound : undefined;
+  if (shifted) {
+    applied.push('value-shifted-at-writer');
+    rootAt(shifted.origin);
+    suspectChange = shifted.change;
+    forgetLoadedClient();
+  }
+
   // Sparse evidence: a root whose only word is a few error lines of its own (too few to mine) speaks through them.
   const minedAtRoot = signals.filter((signal) => signal.service === root);
   const rootSignals = minedAtRoot.length > 0 ? minedAtRoot : rawErrorSignals(board, new Set([root]));
@@ -420,7 +436,8 @@ const incidentFrom = (
   const changeCategory = suspectChange ? categoryOfChange(suspectChange) : undefined;
   // The stale view holds only while its caller is still the root (a bad-data writer further up moves it on).
   const heldStale = staleView && root === staleView.caller ? staleView : undefined;
-  const rootOnset = Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
+  // A value written wrong is where it starts, though what it does shows only later.
+  const rootOnset = shifted ? shifted.at : Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
   const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
   const repointed = foundByEffect && suspectChange?.service === root ? repointedEndpointOf(suspectChange, current, symptom) : undefined;
   const heldVisibility = outlasted && root === duplicatesStartAt(outlasted) ? outlasted : undefined;
@@ -434,6 +451,7 @@ const incidentFrom = (
     change: suspectChange,
     ...(foundByEffect ? { failuresExplained: evidenceKinds } : {}),
     wroteBadData: writer !== undefined,
+    shiftedValue: shifted !== undefined,
     overloads: overload,
     heldStale: heldStale !== undefined,
     ...(heldOn ? { holds: heldOn.held } : {}),
@@ -449,7 +467,9 @@ const incidentFrom = (
   };
   // The resource that named the client says how its work loads it (its queries scan): the client's own refusals are the symptom.
   const loadedAs = namedBy && root !== writer?.service ? mechanismOf(root, accountOf(board, namedBy), suspectChange, changeCategory) : undefined;
-  const found: Mechanism | undefined = heldVisibility
+  const found: Mechanism | undefined = shifted
+    ? { label: 'shifted value', category: category.category, words: shiftedValueWords(shifted), principle: 'value-shifted-at-writer' }
+    : heldVisibility
     ? { label: 'redelivery', category: category.category, words: outlastedVisibilityWords(heldVisibility), principle: 'redelivered-messages' }
     : heldStale
     ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
@@ -494,7 +514,9 @@ const incidentFrom = (
   const linkedToRoot = (service: string): boolean => {
     if (!mapped.has(service) || !mapped.has(root) || chain.includes(service)) return true;
     const theirs = calleesOf(services, service);
-    return theirs.has(root) || roots.has(service) || [...theirs].some((callee) => chain.includes(callee) || (roots.has(callee) && inTrouble.has(callee)));
+    // Data the root wrote wrong reaches whoever reads it, however far along its way.
+    const readsWhatRootWrote = shifted !== undefined && dataSourcesOf(board, service).includes(root);
+    return readsWhatRootWrote || theirs.has(root) || roots.has(service) || [...theirs].some((callee) => chain.includes(callee) || (roots.has(callee) && inTrouble.has(callee)));
   };
   return {
     verdict: 'incident',
@@ -517,6 +539,7 @@ const incidentFrom = (
     ...(repointed ? { repointed } : {}),
     ...(heldVisibility ? { outlastedVisibility: heldVisibility } : {}),
     ...(routed ? { routedLoad: routed } : {}),
+    ...(shifted ? { shiftedValue: shifted } : {}),
     ...(addressHolder && root === addressHolder.holder ? { addressHolder } : {}),
     overloads: overload && !sharedQuotaWith ? loaded : undefined,
     starves: overload ? sharedQuotaWith : undefined,
@@ -559,5 +582,6 @@ export const inferCause = (board: EvidenceBoard): CauseInference => {
   const withRaw = [...signals, ...raw];
   const inference = incidentFrom(board, withRaw, weak, symptom && alarmed.has(symptom) ? symptom : [...alarmed][0], false, { unexplainedAlerts: health.unexplained, unexplainedHarm: [] });
   const labelled = labelsAt(inference.rootSignals).length > 0;
-  return { ...inference, determined: labelled || inference.suspectChange !== undefined, principles: ['unexplained-alert-is-incident', ...inference.principles] };
+  // A value written wrong is a cause found, though it fails nothing and names no mechanism label.
+  return { ...inference, determined: labelled || inference.suspectChange !== undefined || inference.shiftedValue !== undefined, principles: ['unexplained-alert-is-incident', ...inference.principles] };
 };

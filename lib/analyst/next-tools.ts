@@ -13,7 +13,7 @@ import { upstreamWriters } from './bad-data-source.ts';
 import { isRefusedCapacity, isSharedCapacity, lockHoldersAt, sharedCapacityOf } from './load-source.ts';
 import { couldBreak } from './explaining-change.ts';
 import { labelsAt } from './mechanism.ts';
-import { callersOf, dependenciesOf } from './service-map.ts';
+import { callersOf, dataSourcesOf, dependenciesOf } from './service-map.ts';
 import { windowOf, type Signal } from './signals.ts';
 
 
@@ -138,6 +138,8 @@ const omittedMetricsCalls = (board: EvidenceBoard, suspects: readonly string[], 
 
 /** Sessions named as lock holders looked up one by one, at most: a few are enough to say whose they are. */
 const MOST_HOLDERS_LOOKED_UP = 3;
+/** Enough of the code upstream of an unexplained symptom to find where its data went wrong, without reading the whole system. */
+const MOST_DATA_SOURCES_READ = 4;
 
 /**
  * A database a suspect is or uses whose lock waits name the session holding the locks: every line
@@ -148,6 +150,10 @@ const lockHolderCalls = (board: EvidenceBoard, suspects: readonly string[], look
   [...new Set(suspects.flatMap((service) => [service, ...dependenciesOf(board, service)]))].flatMap((service) =>
     [...lockHoldersAt(board, service)].slice(0, MOST_HOLDERS_LOOKED_UP).map((pid) => ({ name: queryLogsContract.name, arguments: { contains: pid, minLevel: 'DEBUG', sinceMinutes: lookback, limit: 50 } })),
   );
+
+/** Data gone wrong shows as a value that changed between its readings: the whole stretch tells, not the moments around a signal. */
+const wholeStretchCalls = (services: readonly string[], lookback: number): PlannedCall[] =>
+  services.map((service) => ({ name: queryLogsContract.name, arguments: { service, minLevel: 'INFO', sinceMinutes: lookback, limit: 200 } }));
 
 /**
  * The next tool calls: first a broad survey, then the full logs of the suspects, then the
@@ -177,9 +183,12 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const senders = surged ? callersOf(board, diagnosis.root!).slice(0, 2) : [];
   // Data a reader finds wrong was written upstream: the writers' own logs say who wrote the item first.
   const writers = diagnosis.root && labelsAt(diagnosis.rootSignals).includes('bad data') ? upstreamWriters(board, diagnosis.root).slice(0, 4) : [];
+  // An incident nothing explains may be data gone wrong upstream that fails nothing: the code its data comes from is read too.
+  const undetermined = diagnosis.inference.verdict === 'incident' && !diagnosis.inference.determined;
+  const sources = undetermined && diagnosis.symptom ? dataSourcesOf(board, diagnosis.symptom).slice(0, MOST_DATA_SOURCES_READ) : [];
   const suspects = [
     ...new Set(
-      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...coClients, ...senders, ...writers, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
+      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...coClients, ...senders, ...writers, ...sources, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
         (service): service is string => !!service,
       ),
     ),
@@ -196,7 +205,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
       .filter((service) => knownServices.size === 0 || knownServices.has(service))
       .filter(() => !board.unavailable.has(queryLogsContract.name))
       .map((service) => ({ name: queryLogsContract.name, arguments: around(service) }))
-      .concat(board.unavailable.has(queryLogsContract.name) ? [] : lockHolderCalls(board, suspects, lookback)),
+      .concat(board.unavailable.has(queryLogsContract.name) ? [] : [...wholeStretchCalls(sources, lookback), ...lockHolderCalls(board, suspects, lookback)]),
   );
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
   const earlierDays = board.unavailable.has(getMetricsContract.name)

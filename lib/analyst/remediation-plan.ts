@@ -248,6 +248,8 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
     case 'data':
       return change?.kind === 'deploy'
         ? plan('remedy-repair-bad-data', [step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')])
+        : change?.kind === 'config'
+        ? plan('remedy-repair-bad-data', [step('revert-config', root, `Revert the setting that makes ${root} write bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')])
         : plan('remedy-repair-bad-data', [step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)]);
     case 'resource-exhaustion':
       return plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting, filledByHold, change));

@@ -35,3 +35,24 @@ export const withSharedResourceUsers = (board: EvidenceBoard, service: string): 
   const shared = [...near].filter((name) => name !== service && !computeKinds.has(kindOf(board, name) ?? ''));
   return new Set([...near, ...shared.flatMap((name) => [...neighboursOf(board, name)])]);
 };
+
+/**
+ * The code whose data `service` shows: what it calls, directly or further on, and what writes the
+ * resources any of them read (the job that loads a table a service quotes from). Nearest first.
+ */
+export const dataSourcesOf = (board: EvidenceBoard, service: string): string[] => {
+  const reached: string[] = [];
+  const queue = [service];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    const next = dependenciesOf(board, current);
+    // A resource is written by code besides the one reading it: those writers are where its data comes from.
+    const writers = computeKinds.has(kindOf(board, current) ?? '') ? [] : callersOf(board, current);
+    for (const name of [...next, ...writers]) {
+      if (name === service || reached.includes(name)) continue;
+      reached.push(name);
+      queue.push(name);
+    }
+  }
+  return reached.filter((name) => computeKinds.has(kindOf(board, name) ?? ''));
+};

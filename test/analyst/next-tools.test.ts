@@ -165,3 +165,32 @@ describe('a report that names a measure', () => {
     expect(reported('Everything looks way down since this morning.')).toEqual([['onboarding-api', undefined]]);
   });
 });
+
+describe('an incident nothing explains reads where its data comes from', () => {
+  const services = [
+    { name: 'shop-web', kind: 'ecs', dependsOn: ['quote-api'] },
+    { name: 'quote-api', kind: 'ecs', dependsOn: ['rates-table'] },
+    { name: 'rates-loader', kind: 'lambda', dependsOn: ['rates-table'] },
+    { name: 'rates-table', kind: 'dynamodb' },
+  ];
+  const wholeStretchReads = (alarmed: boolean, reason: string) => {
+    const board = boardFrom({
+      brief: 'CloudWatch alarm "shop-orders-anomaly" is in ALARM',
+      services,
+      alarms: [{ name: 'shop-orders-anomaly', service: 'shop-web', state: alarmed ? 'ALARM' : 'OK', since: at(START, 95), reason }],
+      logs: [{ service: 'shop-web', timestamp: at(START, 96), level: 'ERROR', message: reason }],
+    });
+    const diagnosis = diagnose(board);
+    return nextCalls(board, diagnosis, tools)
+      .filter((call) => call.name === 'query_logs' && call.arguments.sinceMinutes !== undefined)
+      .map((call) => call.arguments.service);
+  };
+
+  it('the code the symptom calls and the code that writes what it reads, over the whole stretch', () => {
+    expect(wholeStretchReads(true, 'orders per minute outside the expected band')).toEqual(expect.arrayContaining(['quote-api', 'rates-loader']));
+  });
+
+  it('not when the cause is already named (a connection limit)', () => {
+    expect(wholeStretchReads(true, 'FATAL: remaining connection slots are reserved; too many connections')).not.toContain('rates-loader');
+  });
+});

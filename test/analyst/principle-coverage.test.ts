@@ -146,7 +146,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   // infrastructure faults with nothing named (until infrastructure as code that modified resources in place read as
   // configuration), and a dead-letter queue blamed as a failing dependency where a worker's release made its runs outlast
   // the queue's visibility timeout (redelivered-messages now places it at the worker).
-  'unexplained-alert-is-incident',
   'dependency-or-undetermined',
   'remedy-escalate-dependency',
 ]);
