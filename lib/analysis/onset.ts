@@ -295,15 +295,18 @@ function analyseSeries(sorted: readonly Point[], thresholds: Thresholds): Series
     ...regime,
     ...shiftFrom(baselineLevel, median(values.slice(regime.start, regime.end))),
   }));
-  const runs = collectRuns(departures, thresholds, values.length);
+  const runs = collectRuns(departures, thresholds, values, baselineLevel);
   const excursions = runs.map((run, i): Excursion => {
-    const from = runs[i - 1]?.end ?? 0;
+    const previous = runs[i - 1];
+    const from = previous?.end ?? 0;
     const hinge = rampStart(times, standardized, { from, start: run.start, end: run.end }, run.direction);
     // A line fitted through a climb and the ceiling it stops at meets the baseline early: the climb begins at its first point off the baseline.
     const rampIndex = hinge === undefined ? undefined : firstDeparting(values, hinge, run.end, median(values.slice(from, hinge)), sigma, run.direction);
     const start = rampIndex ?? run.start;
     const before = values.slice(from, start);
-    const baseline = before.length >= MIN_BASELINE_POINTS ? median(before) : baselineLevel;
+    // A step out of the run just before it is measured from that run's level.
+    const stepsFromPrevious = previous !== undefined && previous.end === start && previous.direction === run.direction;
+    const baseline = before.length >= MIN_BASELINE_POINTS ? median(before) : stepsFromPrevious ? median(values.slice(previous.start, previous.end)) : baselineLevel;
     // A ramp's level is where it has climbed to, not the midpoint of the climb.
     const lastQuarter = Math.max(MIN_BASELINE_POINTS, Math.ceil((run.end - start) / 4));
     const levelFrom = rampIndex === undefined ? start : Math.max(start, run.end - lastQuarter);
@@ -353,12 +356,28 @@ function noiseOver(values: readonly number[], regimes: readonly Regime[]): numbe
   return Math.max(robustSigma(residuals), floor) * (1 + SMALL_SAMPLE_INFLATION / covered);
 }
 
+/** A run that then steps on, the same way, this many times further than it had come from the baseline has a new onset there. */
+const ESCALATION_FACTOR = 5;
+
 /**
  * Groups the regimes after the baseline into runs that depart from it in one direction. A run opens on a
  * regime that crosses the thresholds, reaches back over lead-in regimes and forward over regimes that
- * cross only part of them, and bridges dips shorter than a transient.
+ * cross only part of them, and bridges dips shorter than a transient. A departure that then steps on
+ * several times further than it had come (requests up a sixth with the evening, then twenty-fold when
+ * a route moved) is two runs: the step is an onset of its own, not the tail of the first. A ramp,
+ * whose every regime goes on by about as much as the last, stays one.
  */
-function collectRuns(departures: readonly Departure[], thresholds: Thresholds, length: number): Run[] {
+function collectRuns(departures: readonly Departure[], thresholds: Thresholds, values: readonly number[], baseline: number): Run[] {
+  const length = values.length;
+  const levelOf = (regime: Regime) => median(values.slice(regime.start, regime.end));
+  const escalates = (run: Run, departure: Departure) => {
+    const sign = run.direction === 'up' ? 1 : -1;
+    const [runLevel, stepLevel] = [levelOf(run), levelOf(departure)];
+    const come = sign * (runLevel - baseline);
+    // A run no longer than a transient is the step's own edge (a reading caught halfway), not a level it held.
+    const held = run.end - run.start >= Math.max(MIN_BASELINE_POINTS, TRANSIENT_MAX_SHARE * length);
+    return held && come > 0 && sign * (stepLevel - runLevel) >= ESCALATION_FACTOR * come;
+  };
   const continues = (departure: Departure, direction: Direction) =>
     departure.direction === direction && passes(departure, thresholds, CONTINUATION_SHARE);
   // A gradual climb leads in through regimes that are clearly off the baseline yet still small.
@@ -372,7 +391,8 @@ function collectRuns(departures: readonly Departure[], thresholds: Thresholds, l
     const { direction } = departure;
     const last = runs.at(-1);
     if (last?.end === departure.start && last.direction === direction && continues(departure, direction)) {
-      last.end = departure.end;
+      if (escalates(last, departure)) runs.push({ start: departure.start, end: departure.end, direction });
+      else last.end = departure.end;
       return;
     }
     if (!passes(departure, thresholds, 1)) return;

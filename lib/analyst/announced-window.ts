@@ -4,7 +4,9 @@ import type { Change } from './evidence-board.ts';
  * Work announced for a stated time window ("resize in the Sunday 02:00-02:30 UTC window",
  * "penetration test 13:00-17:00 UTC", "scheduled 2026-04-16 17:00 UTC, ~30 min") explains what
  * happens inside that window however long before it was announced: the announcement says when, not
- * only that. Only times stated in UTC are read, so a local time is never mistaken for another.
+ * only that. Only times stated in UTC are read, so a local time is never mistaken for another; an
+ * AWS maintenance window (`sat:03:00-sat:03:30`, as RDS, ElastiCache and Redshift write it) is in
+ * UTC by definition, and holds on its own weekday only.
  */
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -12,13 +14,21 @@ const DAY_MS = 24 * 60 * 60_000;
 const ANNOUNCEMENT_REACH_MS = 7 * DAY_MS;
 
 const windowPattern = /(?:[a-z]{3}:)?(\d{1,2}):(\d{2})\s*(?:-|–|to)\s*(?:[a-z]{3}:)?(\d{1,2}):(\d{2})\s*(?:UTC|GMT|Z)\b/i;
+const maintenanceWindowPattern = /\b(sun|mon|tue|wed|thu|fri|sat):(\d{2}):(\d{2})-(?:sun|mon|tue|wed|thu|fri|sat):(\d{2}):(\d{2})\b/i;
+const weekdays = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
-/** The window's start and end as minutes after midnight UTC, if the text states one. */
-export const announcedWindowOf = (text: string): { from: number; to: number } | undefined => {
-  const match = windowPattern.exec(text);
-  if (!match) return undefined;
-  const [from, to] = [Number(match[1]) * 60 + Number(match[2]), Number(match[3]) * 60 + Number(match[4])];
-  return from < 24 * 60 && to <= 24 * 60 ? { from, to } : undefined;
+/** A stated window: its start and end as minutes after midnight UTC, and the weekday it starts on when it names one. */
+export type AnnouncedWindow = { from: number; to: number; weekday?: number };
+
+/** The window the text states, if it states one in UTC. */
+export const announcedWindowOf = (text: string): AnnouncedWindow | undefined => {
+  const minutes = (hours: string | undefined, mins: string | undefined) => Number(hours) * 60 + Number(mins);
+  const inRange = (window: AnnouncedWindow) => (window.from < 24 * 60 && window.to <= 24 * 60 ? window : undefined);
+  const stated = windowPattern.exec(text);
+  if (stated) return inRange({ from: minutes(stated[1], stated[2]), to: minutes(stated[3], stated[4]) });
+  const maintenance = maintenanceWindowPattern.exec(text);
+  if (!maintenance) return undefined;
+  return inRange({ from: minutes(maintenance[2], maintenance[3]), to: minutes(maintenance[4], maintenance[5]), weekday: weekdays.indexOf(maintenance[1]!.toLowerCase()) });
 };
 
 const datedStartPattern = /\b(\d{4}-\d{2}-\d{2})[ T](\d{1,2}):(\d{2})(?::\d{2})?\s*(?:UTC|GMT|Z)\b/i;
@@ -51,7 +61,8 @@ export const announcedWindowAround = (change: Change, time: number, slackMs: num
   for (const day of [midnight, midnight - DAY_MS]) {
     const start = day + window.from * 60_000;
     const end = day + (window.to > window.from ? window.to : window.to + 24 * 60) * 60_000;
-    if (time >= start - slackMs && time <= end + slackMs) return { start, end };
+    const onItsDay = window.weekday === undefined || new Date(day).getUTCDay() === window.weekday;
+    if (onItsDay && time >= start - slackMs && time <= end + slackMs) return { start, end };
   }
   return undefined;
 };

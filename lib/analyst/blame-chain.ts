@@ -1,9 +1,9 @@
 import { causesIn } from './cause-signals.ts';
-import type { EvidenceBoard } from './evidence-board.ts';
+import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { namesOwnFault } from './load-source.ts';
 import type { Principle } from './principles.ts';
 import { dependenciesOf } from './service-map.ts';
-import { SAME_TIME_MS, type Signal } from './signals.ts';
+import { namesService, SAME_TIME_MS, type Signal } from './signals.ts';
 
 /**
  * Follows the failure down the call graph from where it shows: at each step, the dependency whose
@@ -20,7 +20,9 @@ import { SAME_TIME_MS, type Signal } from './signals.ts';
  * (a NAT gateway, a firewall, a database's network) shows its own fault at that moment, that
  * resource is why, and the destination is only named. A service whose own code fails (a TypeError,
  * a null dereference) is not explained by lesser complaints about a callee (a slow call answered from
- * a cache) that were there well before its failure began: it worked through them.
+ * a cache) that were there well before its failure began: it worked through them. Nor is a caller
+ * explained by a callee's trouble it recovered from: its own work logged clean for a while after the
+ * callee's last failure, before its own trouble began, says that trouble was over.
  */
 /** The sub-rules of the chain that can be set aside to see whether they decided a link. */
 type ChainRule = 'own-side-complaint' | 'fault-on-the-way' | 'own-fault-first' | 'own-defect-first';
@@ -77,7 +79,8 @@ export const blameChainTraced = (
           const onTheWay = without !== 'fault-on-the-way' && faultOnTheWay;
           const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * (onTheWay && notGotThrough(signal) && !showsOwnFault(current, callee) ? 0.5 : 2), 0);
           const own = without !== 'own-fault-first' && namesOwn(callee);
-          return { callee, own, score: pointedAt + failingOf(callee) + (namesOwn(callee) ? 1 : 0), onset: onsetOf(callee) };
+          const score = recoveredFrom(board, current, node, callee, onsetOf(node)) ? 0 : pointedAt + failingOf(callee) + (namesOwn(callee) ? 1 : 0);
+          return { callee, own, score, onset: onsetOf(callee) };
         })
         .filter(({ score }) => score >= 0.3)
         .sort((a, b) => Number(b.own) - Number(a.own) || b.score - a.score || a.onset - b.onset || a.callee.localeCompare(b.callee))[0]?.callee;
@@ -101,3 +104,32 @@ const ownCredentialRefused = /\b401\b|unauthori[sz]ed|invalid.?(api.?key|token|c
 const notGotThrough = (signal: Signal): boolean => causesIn(signal.text).some((hit) => hit.label === 'network');
 
 const showsOwnFault = (current: readonly Signal[], service: string): boolean => current.some((signal) => signal.service === service && signal.kind !== 'mentioned' && signal.kind !== 'trace');
+
+/** Clean work for this long, in at least this many lines, after a callee's last failure shows its caller recovered from it. */
+const RECOVERED_STRETCH_MS = 10 * 60_000;
+const FEWEST_CLEAN_LINES = 3;
+const complaintLevel = /^(WARN|WARNING|ERROR|FATAL|CRITICAL)$/i;
+const errorLevel = /^(ERROR|FATAL|CRITICAL)$/i;
+
+/**
+ * Whether `caller` recovered from `callee`'s trouble before its own began at `callerOnset`: the
+ * callee's failures (its own complaints, the caller's complaints naming it, failed calls to it in
+ * traces) all ended before then, and the caller then logged its work without a complaint for a
+ * while. A callee whose measures turned and stay turned is still in trouble.
+ */
+const recoveredFrom = (board: EvidenceBoard, current: readonly Signal[], caller: string, callee: string, callerOnset: number): boolean => {
+  if (!Number.isFinite(callerOnset)) return false;
+  if (current.some((signal) => signal.service === callee && (signal.kind === 'metric' || signal.kind === 'demand') && signal.substantial && signal.ongoing)) return false;
+  const before = callerOnset - SAME_TIME_MS;
+  const complaint = (line: LogRecord) => complaintLevel.test(line.level ?? '');
+  // The callee's own warnings (a slow query now and then) are its routine; its errors, and its caller's complaints about it, are trouble.
+  const aboutCallee = board.logs
+    .filter((line) => (line.service === callee && errorLevel.test(line.level ?? '')) || (line.service === caller && complaint(line) && namesService(line.message, callee)))
+    .map((line) => line.at);
+  const failedCalls = current.filter((signal) => signal.service === callee && signal.kind === 'trace' && signal.from === caller).map((signal) => signal.at);
+  const troubleEnds = Math.max(...aboutCallee, ...failedCalls);
+  if (!Number.isFinite(troubleEnds) || troubleEnds >= before) return false;
+  const after = board.logs.filter((line) => line.service === caller && line.at > troubleEnds + SAME_TIME_MS && line.at < before);
+  if (after.length < FEWEST_CLEAN_LINES || after.some(complaint)) return false;
+  return Math.max(...after.map((line) => line.at)) - Math.min(...after.map((line) => line.at)) >= RECOVERED_STRETCH_MS;
+};

@@ -124,9 +124,17 @@ const retiredExplanation = (board: EvidenceBoard, service: string): Omit<Explana
  * - when it states a UTC window, `since` falls inside that window, however early it was announced; a
  *   stated window that does not hold `since` explains nothing, however recent the announcement;
  * - when it states no window, it came shortly before `since` (the work starting), and only where a
- *   window is not required (`windowOnly`: refusals and failures need the stated window).
+ *   window is not required (`windowOnly`: refusals and failures need the stated window), or where it
+ *   says which refusal it will give and that is the one given (`refusedWith`: the 4xx statuses the
+ *   refused requests got; "legacy /v1 answers 426" announced, 426 answered).
  */
-const announcedExplanation = (board: EvidenceBoard, service: string, since: number, windowOnly = false): Omit<Explanation, 'subject'> | undefined => {
+const announcedExplanation = (
+  board: EvidenceBoard,
+  service: string,
+  since: number,
+  windowOnly = false,
+  refusedWith: ReadonlySet<string> = new Set(),
+): Omit<Explanation, 'subject'> | undefined => {
   const near = withSharedResourceUsers(board, service);
   const known = [...new Set([...(board.services ?? []).map((node) => node.name), ...board.changes.map((item) => item.service), ...board.alarms.map((alarm) => alarm.service)])];
   const aboutNear = (summary: string) => {
@@ -139,7 +147,8 @@ const announcedExplanation = (board: EvidenceBoard, service: string, since: numb
     const window = announcedWindowAround(change, since, EVALUATION_SLACK_MS);
     const stated = announcedWindowOf(change.summary) !== undefined || announcedStretchOf(change.summary) !== undefined;
     const recent = !stated && change.at <= since + EVALUATION_SLACK_MS && since - change.at <= ANNOUNCED_LEAD_MS;
-    if (window || (recent && !windowOnly)) {
+    const statesRefusal = [...change.summary.matchAll(clientErrorStatus)].some(([status]) => refusedWith.has(status));
+    if (window || (recent && (!windowOnly || statesRefusal))) {
       return { principle: 'announced-work', service, ref: change.ref, why: `announced beforehand: "${quoteMessage(change.summary)}" (${change.service}, ${iso(change.at)})`, ...(window ? { window } : {}) };
     }
   }
@@ -408,6 +417,13 @@ const recurringAlert = (series: readonly Series[], alert: Alert, watched: readon
   return undefined;
 };
 
+/** An HTTP status that refuses the client's request. */
+const clientErrorStatus = /\b4\d\d\b/g;
+
+/** The 4xx statuses `service` logged from `since` on: what its refused requests were answered. */
+const refusalsLoggedAt = (board: EvidenceBoard, service: string, since: number): Set<string> =>
+  new Set(board.logs.filter((line) => line.service === service && line.at >= since - EVALUATION_SLACK_MS).flatMap((line) => [...line.message.matchAll(clientErrorStatus)].map(([status]) => status)));
+
 /** Why a signal is benign, if the evidence says so. Errors and failures are never explained by announced load. */
 const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, 'subject'> | undefined => {
   const retired = retiredExplanation(board, signal.service);
@@ -418,7 +434,7 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
     // Requests refused (blocked, throttled) during work announced for that very window (a penetration test, a load test) are
     // that work being refused; announced load alone does not excuse refusing everyone else, and failures are never excused.
     // A replica left behind serves its readers stale data: like a refusal, only a window announced for it excuses that.
-    const announced = failing ? undefined : announcedExplanation(board, signal.service, signal.at, refused || leftBehind(signal.text));
+    const announced = failing ? undefined : announcedExplanation(board, signal.service, signal.at, refused || leftBehind(signal.text), refused ? refusalsLoggedAt(board, signal.service, signal.at) : undefined);
     // What is left still running out after the announced window closed is no longer that work's doing.
     const room = signal.kind === 'metric' ? seriesOf(board, signal).filter(isRoomLeft) : [];
     const closed = announced?.window !== undefined && (windowOf(board)?.end ?? 0) > announced.window.end + EVALUATION_SLACK_MS;

@@ -9,7 +9,7 @@ export const principles = {
   // Verdict: a "no incident" needs positive evidence that every alert is benign.
   'alarm-recovered': 'an alarm back to OK, with nothing failing at its service now, is explained',
   'retired-resource': 'what a resource taken out of service shows (silence, missing data) is expected',
-  'announced-work': 'work announced beforehand explains its load, and the refusals of it or a replica it leaves behind only inside a window announced for it; never failures',
+  'announced-work': 'work announced beforehand explains its load, and the refusals of it or a replica it leaves behind only inside a window announced for it, or the refusals it says it will give; never failures',
   'recurring-rise': 'a rise that came the same way at the same time of day on earlier days is a schedule’s load',
   'rose-with-benign-load': 'what rose at the same moment as a load already explained as benign (a recurring job, a backlog being worked off, announced work), where the load comes from, lands or is done, without failing anything, is that load',
   'draining-backlog': 'a backlog falling steadily since its peak is being worked off, not stuck',
@@ -21,7 +21,7 @@ export const principles = {
 
   // Where the fault starts.
   'failures-before-refusals': 'with no alert to start from, a service failing requests comes before an unrelated one that only turns away what its callers sent',
-  'follow-failure-down-calls': 'the fault starts at the dependency whose failure explains its caller’s, followed down the calls',
+  'follow-failure-down-calls': 'the fault starts at the dependency whose failure explains its caller’s, followed down the calls; a failure the caller recovered from explains nothing after it',
   'own-side-complaint': 'a caller that says the trouble is on its own side does not point at the callee',
   'fault-on-the-way': 'a connection that never got through blames the resource on the way that shows a fault of its own',
   'own-defect-first': 'a service failing on a defect of its own (its code, or killed for the memory it uses) is not explained by lesser complaints about a callee from before it failed, nor by those that echo it after',

@@ -4,7 +4,7 @@ import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { meaningOf } from './metric-semantics.ts';
 import { drawsOnAccountQuota, quotaTenantsOf } from './account-quota.ts';
-import { callersOf } from './service-map.ts';
+import { callersOf, dependenciesOf } from './service-map.ts';
 
 /** Requests per caller request this many times their usual: the caller sends each request several times. */
 const AMPLIFIED = 3;
@@ -32,7 +32,9 @@ const demandPoints = (board: EvidenceBoard, service: string): Map<number, number
  * caller serves than it usually does, from the moment its trouble began, is being asked again and again by
  * that caller: each slow or failed call is retried, and the retries are the load that keeps it down.
  * The caller's retrying is the cause; its latest release or configuration change before the trouble,
- * within a week, is where that behaviour came from.
+ * within a week, is where that behaviour came from. Requests the caller moved to this callee from
+ * another of its callees (a weighted route shifted from one stack to the next) are no retries: what
+ * all its callees get together per request it serves held.
  */
 export const retryingCaller = (board: EvidenceBoard, callee: string, troubleAt: number): RetryingCaller | undefined => {
   const calleeDemand = demandPoints(board, callee);
@@ -43,16 +45,27 @@ export const retryingCaller = (board: EvidenceBoard, callee: string, troubleAt: 
   const callerDemand = callers.length === 1 ? demandPoints(board, callers[0]!) : undefined;
   if (!callerDemand) return undefined;
   const caller = callers[0]!;
-  const ratios = [...calleeDemand].flatMap(([at, requests]) => {
-    const served = callerDemand.get(at);
-    return served !== undefined && served > 0 ? [{ at, ratio: requests / served }] : [];
-  });
-  const before = ratios.filter(({ at }) => at < troubleAt).map(({ ratio }) => ratio);
-  const since = ratios.filter(({ at }) => at >= troubleAt).map(({ ratio }) => ratio);
-  if (before.length < FEWEST_BEFORE || since.length < FEWEST_AFTER) return undefined;
-  const usual = median(before);
-  const now = median(since);
+  /** How many requests `demand` gets per request the caller serves, usually (before the trouble) and since. */
+  const shareOf = (demand: Map<number, number>): { usual: number; now: number } | undefined => {
+    const ratios = [...demand].flatMap(([at, requests]) => {
+      const served = callerDemand.get(at);
+      return served !== undefined && served > 0 ? [{ at, ratio: requests / served }] : [];
+    });
+    const before = ratios.filter(({ at }) => at < troubleAt).map(({ ratio }) => ratio);
+    const since = ratios.filter(({ at }) => at >= troubleAt).map(({ ratio }) => ratio);
+    return before.length < FEWEST_BEFORE || since.length < FEWEST_AFTER ? undefined : { usual: median(before), now: median(since) };
+  };
+  const share = shareOf(calleeDemand);
+  if (!share) return undefined;
+  const { usual, now } = share;
   if (!(usual > 0) || now < AMPLIFIED * usual) return undefined;
+  const siblings = dependenciesOf(board, caller).flatMap((name) => {
+    const demand = name === callee ? undefined : demandPoints(board, name);
+    const sibling = demand && shareOf(demand);
+    return sibling ? [sibling] : [];
+  });
+  const together = siblings.reduce((sum, sibling) => ({ usual: sum.usual + sibling.usual, now: sum.now + sibling.now }), share);
+  if (siblings.length > 0 && together.now < AMPLIFIED * together.usual) return undefined;
   const change = latestBreakingChangeBefore(board.changes, troubleAt, RETRY_CHANGE_REACH_MS, (candidate) => candidate.service === caller);
   return { caller, callee, usual, now, ...(change ? { change } : {}) };
 };

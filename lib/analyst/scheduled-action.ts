@@ -42,9 +42,17 @@ const firesAt = (action: Change, at: number): boolean => {
   return Math.min(apart, 24 * 60 - apart) <= FIRING_SLACK_MINUTES;
 };
 
+/**
+ * Whether Application Auto Scaling made the change: its role is the actor, or CloudTrail names the
+ * service as the caller (`sourceIPAddress`, `userAgent` or `invokedBy` of a call an AWS service made),
+ * which still reads when the actor's ARN is masked.
+ */
+const madeByPlatform = (change: Change): boolean =>
+  [change.actor, change.details?.['sourceIPAddress'], change.details?.['userAgent'], change.details?.['invokedBy']].some((who) => typeof who === 'string' && platformScaler.test(who));
+
 /** The scheduled action behind a capacity change the platform made, if one put on the same service fired then. */
 export const scheduledActionBehind = (board: EvidenceBoard, cut: Change): Change | undefined => {
-  if (!platformScaler.test(cut.actor ?? '')) return undefined;
+  if (!madeByPlatform(cut)) return undefined;
   return board.changes
     .filter((change) => change.service === cut.service && change.at < cut.at && cut.at - change.at <= REACH_MS && firesAt(change, cut.at))
     .sort((a, b) => b.at - a.at)[0];

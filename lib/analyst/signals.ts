@@ -672,14 +672,15 @@ const durations = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|minutes|min)\b/gi;
 /** A counter a line reports (`received=13`, `failed=0`, `window=60s`). */
 const counters = /\b[a-z_.-]+[=:]\s?\d+(?:\.\d+)?[a-z%]{0,3}\b/gi;
 
+/** The status an HTTP access line gives its request (`POST /webhooks/ups 202`): a code, not a name. */
+const requestStatus = /\b((?:GET|POST|PUT|PATCH|DELETE|HEAD)\s+\S+)\s+[1-5]\d\d\b/g;
+
 /**
- * A line of counters only ("stats received=13 upserted=13 failed=0") tallies work; it names no unit
+ * A line whose only numbers are counters, durations and a request's status ("stats received=13
+ * upserted=13 failed=0", "POST /webhooks/ups 202 18ms accepted=11") tallies work; it names no unit
  * of work, so two alike are the same tally, not the same write done twice.
  */
-const isTally = (message: string): boolean => {
-  const uncounted = message.replace(counters, '');
-  return uncounted !== message && !/\d/.test(uncounted);
-};
+const isTally = (message: string): boolean => !/\d/.test(message.replace(requestStatus, '$1').replace(durations, '').replace(counters, ''));
 
 /**
  * A couple of repeats among a message's siblings, or at most this share of them, are duplicates;

@@ -84,6 +84,15 @@ describe('detectOnset', () => {
     expect(onset?.after).toBe(at(96));
   });
 
+  it('dates a step many times larger than a modest rise before it from the step, measured from the level the rise held', () => {
+    // Requests up a sixth with the evening, then twenty-fold when a route moved traffic here.
+    const onset = detectOnset(series(130, (i) => (i < 40 ? 215 : i < 100 ? 250 : 4800), 4));
+    expect(onset?.at).toBe(at(100));
+    expect(onset?.baseline).toBeCloseTo(250, -1);
+    // A rise followed by one only a little larger is one departure, dated from its start.
+    expect(detectOnset(series(130, (i) => (i < 40 ? 215 : i < 100 ? 250 : 300), 4))?.at).toBe(at(40));
+  });
+
   it('finds nothing in flat noise', () => {
     for (const seed of [1, 2, 3, 4, 5]) expect(detectOnset(series(120, () => 200, 10, seed))).toBeUndefined();
   });

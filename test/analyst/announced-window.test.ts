@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reportsSymptom } from '../../lib/analyst/alerts.ts';
-import { announcedStretchOf, announcedWindowOf } from '../../lib/analyst/announced-window.ts';
+import { announcedStretchOf, announcedWindowAround, announcedWindowOf } from '../../lib/analyst/announced-window.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { at, boardFrom, series, step } from './board-builder.ts';
 
@@ -16,6 +16,15 @@ describe('work announced for a stated window', () => {
     expect(announcedWindowOf('resize between 02:00 and 02:30')).toBeUndefined();
   });
 
+  it('reads an AWS maintenance window, in UTC by definition, as holding on its own weekday only', () => {
+    expect(announcedWindowOf('minor version upgrade in maintenance window sat:03:00-sat:03:30 (auto minor version upgrade)')).toEqual({ from: 180, to: 210, weekday: 6 });
+    const upgrade = { service: 'desk-db', timestamp: '2026-06-06T03:00:40.000Z', at: Date.parse('2026-06-06T03:00:40.000Z'), ref: 'E3', kind: 'infrastructure', summary: 'minor version upgrade in maintenance window sat:03:00-sat:03:30' };
+    // 2026-06-06 is a Saturday.
+    expect(announcedWindowAround(upgrade, Date.parse('2026-06-06T03:20:00Z'), 60_000)).toBeDefined();
+    expect(announcedWindowAround(upgrade, Date.parse('2026-06-06T04:05:00Z'), 60_000)).toBeUndefined();
+    expect(announcedWindowAround(upgrade, Date.parse('2026-06-08T03:20:00Z'), 60_000)).toBeUndefined();
+  });
+
   it('reads a dated start in UTC with the length it gives, else an hour, and no dated start without a time zone', () => {
     expect(announcedStretchOf('email to 412,306 members scheduled 2026-04-16 17:00 UTC. Expect 4-6x booking traffic for ~30 min')).toEqual({
       start: Date.parse('2026-04-16T17:00:00Z'),
@@ -23,6 +32,23 @@ describe('work announced for a stated window', () => {
     });
     expect(announcedStretchOf('reindex starts 2026-04-16T02:00Z')).toEqual({ start: Date.parse('2026-04-16T02:00:00Z'), end: Date.parse('2026-04-16T03:00:00Z') });
     expect(announcedStretchOf('reindex starts 2026-04-16 02:00, takes 2 hours')).toBeUndefined();
+  });
+
+  it('refusals an announced change says it will give, given from when it was made, are that change working; other refusals are not', () => {
+    const refusals = (status: number, summary = 'client policy v12: min_supported_app_version 3.0.0 -> 4.0.0 (announced 15 Oct; legacy /v1 answers 426 with store links)') =>
+      diagnose(
+        boardFrom({
+          brief: `CloudWatch alarm "desk-api-4xx" changed to ALARM from OK at ${at(START, 65)}.`,
+          services: [{ name: 'desk-api', kind: 'apigateway', dependsOn: ['desk-fn'] }, { name: 'desk-fn', kind: 'lambda' }],
+          alarms: [{ name: 'desk-api-4xx', service: 'desk-api', state: 'ALARM' as const, since: at(START, 65) }],
+          changes: [{ service: 'desk-fn', timestamp: at(START, 60), kind: 'config', summary }],
+          metrics: [{ service: 'desk-api', name: '4XXError', points: series(START, 100, step(60, 4, 150)) }],
+          logs: [0, 1, 2, 3].map((index) => ({ service: 'desk-api', timestamp: at(START, 62 + index * 5), level: 'WARN', message: `GET /v1/rooms/${index}/tracks ${status} (User-Agent: DeskApp/3.9.2)` })),
+        }),
+      ).draft.incident;
+    expect(refusals(426)).toBe(false);
+    expect(refusals(403)).toBe(true);
+    expect(refusals(426, 'client policy v12: min_supported_app_version 3.0.0 -> 4.0.0')).toBe(true);
   });
 
   it('a surge at a service inside a dated send announced the day before at the sender, naming the service, is that send', () => {

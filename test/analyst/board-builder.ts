@@ -8,6 +8,7 @@ export interface SyntheticEvidence {
   logs?: { service: string; timestamp: string; level: string; message: string }[];
   metrics?: { service: string; name: string; namespace?: string; dimensions?: Record<string, string>; unit?: string; stat?: string; periodSeconds?: number; points: [string, number][] }[];
   changes?: { service: string; timestamp: string; kind: string; summary: string; actor?: string; details?: Record<string, unknown> }[];
+  traces?: { service: string; requests: number; faults: number; firstFault?: string; downstream: { service: string; calls: number; p95Ms: number; errors: number; sampleError?: string }[] }[];
 }
 
 export const boardFrom = (evidence: SyntheticEvidence): EvidenceBoard => {
@@ -18,6 +19,7 @@ export const boardFrom = (evidence: SyntheticEvidence): EvidenceBoard => {
   if (evidence.changes) recordResult(board, 'list_changes', 'E3', { available: true, changes: evidence.changes });
   if (evidence.logs) recordResult(board, 'query_logs', 'E4', { available: true, matched: evidence.logs.length, lines: evidence.logs, templates: [] });
   if (evidence.metrics) recordResult(board, 'get_metrics', 'E5', { available: true, series: evidence.metrics });
+  if (evidence.traces) recordResult(board, 'get_traces', 'E6', { available: true, services: evidence.traces.map((trace) => ({ errors: [], ...trace })) });
   return board;
 };
 

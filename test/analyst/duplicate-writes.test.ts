@@ -35,6 +35,7 @@ describe('the same unit of work written twice', () => {
         }),
       ).incident;
     expect(sweep((count) => `consumer stats window=60s received=${count} upserted=${count} failed=0`)).toBe(false);
+    expect(sweep((count) => `POST /webhooks/ups 202 18ms accepted=${count} published to parcel-events`)).toBe(false);
     expect(sweep((count, index) => `upserted window 2026-05-01T${String(index === 10 ? 0 : index).padStart(2, '0')} received=${count}`)).toBe(true);
   });
 });

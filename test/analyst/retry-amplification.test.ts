@@ -36,6 +36,27 @@ describe('retries that amplify', () => {
     expect(diagnose(incident(1.4)).principles).not.toContain('retries-amplify');
   });
 
+  it('requests the caller moved from one of its callees to another are a shift, not retries: what both get together per request held', () => {
+    /** bff calls two stacks; from minute 90 the new one gets `newShare` of its requests and the old one `oldShare`. */
+    const shifted = (newShare: number, oldShare: number) =>
+      diagnose(
+        boardFrom({
+          brief: 'CloudWatch alarm "bff-5xx" is in ALARM',
+          services: [{ name: 'bff', kind: 'ecs', dependsOn: ['search', 'search-g2'] }, { name: 'search', kind: 'ecs' }, { name: 'search-g2', kind: 'ecs' }],
+          alarms: [{ name: 'bff-5xx', service: 'bff', state: 'ALARM', since: at(START, 94) }],
+          metrics: [
+            { service: 'bff', name: 'RequestCount', points: series(START, 120, (minute) => 1000 + (minute % 7) * 10) },
+            { service: 'search', name: 'RequestCount', points: series(START, 120, (minute) => (1000 + (minute % 7) * 10) * (minute >= 90 ? oldShare : 0.7)) },
+            { service: 'search-g2', name: 'RequestCount', points: series(START, 120, (minute) => (1000 + (minute % 7) * 10) * (minute >= 90 ? newShare : 0.3)) },
+            { service: 'search-g2', name: 'TargetResponseTime', points: series(START, 120, step(90, 0.15, 4)) },
+          ],
+          logs: Array.from({ length: 10 }, (_, index) => ({ service: 'bff', timestamp: at(START, 91 + index * 2), level: 'ERROR', message: 'GET /v2/search failed: 503 from search-g2' })),
+        }),
+      ).principles;
+    expect(shifted(0.9, 0.1)).not.toContain('retries-amplify');
+    expect(shifted(2.4, 0.7)).toContain('retries-amplify');
+  });
+
   it('with another client, the extra requests may be that client’s load: no caller is blamed for them', () => {
     expect(diagnose(incident(8, ['bff', 'batch-sync'])).principles).not.toContain('retries-amplify');
   });

@@ -15,7 +15,7 @@ const scheduledAction = (name: string, cron: string, timestamp: string) => ({
 });
 
 /** A queue's only consumer, whose running tasks go from `before` to `after` at minute 60; the queue fills when none run. */
-const consumerBoard = ({ before = 3, after = 0, scaler = 'application-autoscaling.amazonaws.com' }: { before?: number; after?: number; scaler?: string } = {}) =>
+const consumerBoard = ({ before = 3, after = 0, scaler = 'application-autoscaling.amazonaws.com', details }: { before?: number; after?: number; scaler?: string; details?: Record<string, unknown> } = {}) =>
   boardFrom({
     brief: 'Scheduled health sweep',
     services: [
@@ -27,7 +27,7 @@ const consumerBoard = ({ before = 3, after = 0, scaler = 'application-autoscalin
     changes: [
       scheduledAction('overnight-park', 'cron(0 22 * * ? *)', '2026-02-17T23:12:40Z'),
       scheduledAction('morning-unpark', 'cron(0 7 * * ? *)', '2026-02-17T23:12:41Z'),
-      { service: 'notifier', timestamp: at(START, 60.2), kind: 'scaling', summary: `UpdateService notifier desiredCount=${after}`, actor: scaler },
+      { service: 'notifier', timestamp: at(START, 60.2), kind: 'scaling', summary: `UpdateService notifier desiredCount=${after}`, actor: scaler, ...(details ? { details } : {}) },
     ],
     metrics: [
       { service: 'notifier', name: 'RunningTaskCount', points: series(START, 150, (minute) => (minute < 60 ? before : after)) },
@@ -51,6 +51,14 @@ describe('a consumer whose running tasks fell to none', () => {
     expect(draft.rootCause.summary).toContain('scheduled action put at 2026-02-17T23:12:40Z ("PutScheduledAction overnight-park');
     expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['scale notifier', 'revert-config notifier']);
     expect(draft.remediation[1]!.detail).toContain('overnight-park');
+  });
+
+  it('knows the platform made the cut from the CloudTrail record of the call when the actor is masked', () => {
+    const masked = (callerFields: Record<string, unknown>) =>
+      diagnose(consumerBoard({ scaler: '<ARN_5>', details: { eventName: 'UpdateService', ...callerFields, requestParameters: { desiredCount: 0 } } })).draft.rootCause.summary;
+    expect(masked({ sourceIPAddress: 'application-autoscaling.amazonaws.com', userAgent: 'application-autoscaling.amazonaws.com' })).toContain('scheduled action put at 2026-02-17T23:12:40Z');
+    expect(masked({ invokedBy: 'application-autoscaling.amazonaws.com' })).toContain('scheduled action put at');
+    expect(masked({ sourceIPAddress: '198.51.100.7', userAgent: 'aws-cli/2.15.0' })).not.toContain('scheduled action');
   });
 
   it('names no scheduled action when a person made the cut', () => {
