@@ -6,46 +6,41 @@ const START = '2026-05-01T10:00:00.000Z';
 const lines = linesFrom(START);
 
 describe('a callee\'s trouble its caller recovered from', () => {
-  const board = (cleanAfterBlip: boolean) =>
+  /** orders, whose calls to orders-db fail at minute 20 and which then fails itself at minute 90; what lies between and what it logs then vary. */
+  const board = ({ between, failing, change, blipTrace = true }: { between: (index: number) => [string, string]; failing: string; change: { minute: number; summary: string }; blipTrace?: boolean }) =>
     boardFrom({
       brief: 'CloudWatch alarm "orders-5xx" is in ALARM',
       services: [{ name: 'orders', kind: 'ecs', dependsOn: ['orders-db'] }, { name: 'orders-db', kind: 'rds' }],
       alarms: [{ name: 'orders-5xx', service: 'orders', state: 'ALARM', since: at(START, 92) }],
-      changes: [{ service: 'orders-db', timestamp: at(START, 19), kind: 'infrastructure', summary: 'orders-db minor version upgrade (auto minor version upgrade)' }],
+      changes: [{ service: 'orders-db', timestamp: at(START, change.minute), kind: 'infrastructure', summary: change.summary }],
       logs: sorted([
         ...lines('orders', 0, 3, 6, 'INFO', (index) => `order ${1000 + index} placed`),
-        ...lines('orders', 20, 1, 2, 'ERROR', () => 'query on orders-db failed: Communications link failure'),
-        ...lines('orders', 25, 3, 20, cleanAfterBlip ? 'INFO' : 'WARN', (index) => (cleanAfterBlip ? `order ${2000 + index} placed` : 'query on orders-db slow: retrying')),
-        ...lines('orders', 90, 2, 10, 'ERROR', () => 'POST /orders 500 Internal Server Error'),
+        ...lines('orders', 25, 3, 20, 'INFO', (index) => `order ${2000 + index} placed`).map((line, index) => ({ ...line, level: between(index)[0], message: between(index)[1] })),
+        ...lines('orders', 90, 2, 10, 'ERROR', () => failing),
       ]),
       metrics: [{ service: 'orders', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, step(90, 0, 40)) }],
-      traces: [{ service: 'orders', requests: 40, faults: 1, firstFault: at(START, 20), downstream: [{ service: 'orders-db', calls: 5, p95Ms: 30000, errors: 1, sampleError: 'connection timeout' }] }],
+      ...(blipTrace ? { traces: [{ service: 'orders', requests: 40, faults: 1, firstFault: at(START, 20), downstream: [{ service: 'orders-db', calls: 5, p95Ms: 30000, errors: 1, sampleError: 'connection timeout' }] }] } : {}),
     });
+  const upgrade = { minute: 19, summary: 'orders-db minor version upgrade (auto minor version upgrade)' };
+  const clean = (index: number): [string, string] => ['INFO', `order ${2000 + index} placed`];
 
   it('does not explain the caller\'s later failure once its work ran clean after that trouble ended', () => {
-    const diagnosis = diagnose(board(true));
+    const diagnosis = diagnose(board({ between: clean, failing: 'POST /orders 500 Internal Server Error', change: upgrade }));
     expect(diagnosis.root).toBe('orders');
     expect(diagnosis.suspectChange).toBeUndefined();
   });
 
   it('still does while the caller kept complaining about it up to its failure', () => {
-    expect(diagnose(board(false)).root).toBe('orders-db');
+    expect(diagnose(board({ between: () => ['WARN', 'query on orders-db slow: retrying'], failing: 'POST /orders 500 Internal Server Error', change: upgrade })).root).toBe('orders-db');
   });
 
   it('is not read from a warning about something else: a callee failing from the caller\'s onset on is followed', () => {
     const diagnosis = diagnose(
-      boardFrom({
-        brief: 'CloudWatch alarm "orders-5xx" is in ALARM',
-        services: [{ name: 'orders', kind: 'ecs', dependsOn: ['orders-db'] }, { name: 'orders-db', kind: 'rds' }],
-        alarms: [{ name: 'orders-5xx', service: 'orders', state: 'ALARM', since: at(START, 92) }],
-        changes: [{ service: 'orders-db', timestamp: at(START, 89), kind: 'infrastructure', summary: 'orders-db instance class modified (apply immediately)' }],
-        logs: sorted([
-          ...lines('orders', 0, 3, 6, 'INFO', (index) => `order ${1000 + index} placed`),
-          ...lines('orders', 20, 1, 1, 'WARN', () => 'card challenge abandoned for order 1017'),
-          ...lines('orders', 25, 3, 20, 'INFO', (index) => `order ${2000 + index} placed`),
-          ...lines('orders', 90, 2, 10, 'ERROR', () => 'query on orders-db failed: Communications link failure'),
-        ]),
-        metrics: [{ service: 'orders', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, step(90, 0, 40)) }],
+      board({
+        between: (index) => (index === 0 ? ['WARN', 'card challenge abandoned for order 1017'] : clean(index)),
+        failing: 'query on orders-db failed: Communications link failure',
+        change: { minute: 89, summary: 'orders-db instance class modified (apply immediately)' },
+        blipTrace: false,
       }),
     );
     expect(diagnosis.root).toBe('orders-db');
