@@ -18,6 +18,9 @@ import type { Signal } from './signals.ts';
 /** Categories whose evidence names the mechanism outright, whoever shows it. */
 const decisiveCategories = new Set<RootCauseCategory>(['certificate', 'permissions', 'resource-exhaustion']);
 
+/** What a finite resource runs out of, as the evidence names it (cause-signals.ts labels). */
+const capacityLabels = new Set(['ports', 'connections', 'memory', 'threads', 'IP addresses', 'disk', 'burst credits']);
+
 /** A measure of how full a finite resource is (storage, memory, connections, CPU): an alarm or a rise on it is exhaustion. */
 const saturationMeasure = /disk|storage|volume|memory|heap|swap|connections|pool|cpu|utili[sz]ation|inode|file.?descriptors/i;
 const risingOrAlarmed = (signal: Signal): boolean =>
@@ -39,6 +42,8 @@ export interface CategoryInputs {
   shiftedValue?: boolean;
   /** The root was found by the load it put on a shared resource. */
   overloads: boolean;
+  /** What that shared resource itself shows, when the root was found by its load on it. */
+  loadedSignals?: readonly Signal[];
   /** The root is the one caller still failing on a dependency its other callers came through (stale-view.ts). */
   heldStale?: boolean;
   /** A routing change moved traffic onto the root, which was not scaled for it (routed-load.ts). */
@@ -101,6 +106,10 @@ export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
   if (holds) return { category: 'resource-exhaustion', principle: heldMechanisms[holds].principle };
   if (holdsAddresses) return { category: 'resource-exhaustion', principle: 'addresses-held-by-co-tenant' };
   const voted = votedCategory(rootSignals);
+  // A shared resource whose own evidence says it ran out of something (ports, connections, memory) was exhausted by the load found on it,
+  // whatever launched that load. How it was worked (scans, locks) is not running out: the change that made it so decides.
+  const ranOut = (inputs.loadedSignals ?? []).some((signal) => causesIn(signal.text).some((hit) => capacityLabels.has(hit.label)));
+  if (overloads && ranOut) return { category: 'resource-exhaustion', principle: 'saturation-is-exhaustion' };
   // Traffic a routing setting sent where the capacity for it was not is that setting's doing, unless the evidence names a mechanism outright.
   if (routedLoad && !(voted && decisiveCategories.has(voted) && voted !== 'resource-exhaustion')) return { category: 'config', principle: 'load-routed-by-change' };
   // What the caller holds from before is its own configuration, unless its failures name a mechanism outright (a pinned certificate).

@@ -17,6 +17,8 @@ export const causePatterns: readonly { category: RootCauseCategory; pattern: Reg
   { category: 'resource-exhaustion', label: 'disk', pattern: /no space left|ENOSPC|disk (is )?full|disk quota|storage (full|exhausted)|FreeStorageSpace|inode|volume full|(disk|volume|storage).?used|used.?(disk|storage)|table '?[\w.]+'? is full|errno:? ?28\b/i },
   { category: 'resource-exhaustion', label: 'burst credits', pattern: /BurstBalance|burst (balance|credits?)|(?<!surplus)CreditBalance|CPU credits?|EBS(IO|Byte)Balance|I\/O credits?/i },
   { category: 'resource-exhaustion', label: 'IP addresses', pattern: /InsufficientFreeAddressesInSubnet|AvailableIpAddressCount|free (IPv4 |private |IP )*addresses|available IPv4 addresses|failed to (allocate|assign) (a |an )?(private )?IP|IP address(es)? (exhausted|depleted)|no (free|available) IP/i },
+  // A NAT gateway out of source ports for one destination (its ErrorPortAllocation metric), or a host out of ephemeral ports.
+  { category: 'resource-exhaustion', label: 'ports', pattern: /ErrorPortAllocation|port allocation|(ephemeral|source) ports?\b.{0,40}(exhaust|ran out|run out|in use|unavailable)|port exhaustion|EADDRNOTAVAIL|cannot assign requested address/i },
   { category: 'resource-exhaustion', label: 'threads', pattern: /too many open files|EMFILE|thread pool (exhausted|full)|file descriptors|worker pool|RejectedExecution|ulimit/i },
   { category: 'resource-exhaustion', label: 'replication lag', pattern: /replica(tion)?.?lag|ReplicaLag|seconds.behind.(master|source)|replay lag/i },
   // The database's own account of sessions queued behind a lock another transaction holds (PostgreSQL's

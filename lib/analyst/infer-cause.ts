@@ -453,6 +453,7 @@ const incidentFrom = (
     wroteBadData: writer !== undefined,
     shiftedValue: shifted !== undefined,
     overloads: overload,
+    ...(overload && loaded !== root ? { loadedSignals: signals.filter((signal) => signal.service === loaded) } : {}),
     heldStale: heldStale !== undefined,
     ...(heldOn ? { holds: heldOn.held } : {}),
     routedLoad: routed !== undefined,

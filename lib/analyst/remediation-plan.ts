@@ -252,7 +252,15 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
         ? plan('remedy-repair-bad-data', [step('revert-config', root, `Revert the setting that makes ${root} write bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')])
         : plan('remedy-repair-bad-data', [step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)]);
     case 'resource-exhaustion':
-      return plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting, filledByHold, change));
+      // A client whose load ran a shared resource out is slowed down at once, as a swamping client is (restarting it frees nothing
+      // it holds); the release that launched that load is rolled back, and its work changed before it runs again.
+      return overloads && overloads !== root && mechanism !== 'locks'
+        ? plan('remedy-limit-overloading-client', [
+            step('limit-traffic', root, `Pause or throttle ${root} (fewer copies or workers) so ${overloads} has room for its other clients again.`),
+            ...(change?.kind === 'deploy' ? [step('rollback', root, `Roll ${root} back to before the deploy${undo}.`)] : []),
+            step('apply-fix', root, `Change how ${root} does its work (fewer connections or calls at once, reused connections, smaller batches, off-peak hours) before it runs again.`),
+          ])
+        : plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting, filledByHold, change));
     case 'dependency':
       return plan('remedy-escalate-dependency', [step('escalate', root, `Escalate to the owners of ${root}.`)]);
     case 'none':

@@ -34,8 +34,8 @@ describe('a service refused for want of a capacity it shares shows the symptom; 
     expect(diagnosis.category).toBe('traffic');
   });
 
-  it('a NAT gateway\'s ports taken by a backfill time out another client\'s calls: the backfill is blamed', () => {
-    const diagnosis = diagnose(
+  const portsTaken = (launch: { kind: string; summary: string }) =>
+    diagnose(
       boardFrom({
         brief: 'CloudWatch alarm "payouts-failures" is in ALARM',
         services: [
@@ -45,7 +45,7 @@ describe('a service refused for want of a capacity it shares shows the symptom; 
           { name: 'bank', kind: 'external' },
         ],
         alarms: [{ name: 'payouts-failures', service: 'payouts', state: 'ALARM', since: at(START, 100) }],
-        changes: [{ service: 'reconciler', timestamp: at(START, 86), kind: 'other', summary: 'ECS RunTask x12 reconciler (backfill 2025-h2)' }],
+        changes: [{ service: 'reconciler', timestamp: at(START, 86), ...launch }],
         metrics: [
           { service: 'egress-nat', name: 'ErrorPortAllocation', points: series(START, 120, step(88, 0, 4000)) },
           { service: 'egress-nat', name: 'ActiveConnectionCount', points: series(START, 120, step(87, 5000, 55000)) },
@@ -57,9 +57,18 @@ describe('a service refused for want of a capacity it shares shows the symptom; 
         ]),
       }),
     );
+
+  it('a NAT gateway\'s ports taken by a backfill time out another client\'s calls: the backfill is blamed', () => {
+    const diagnosis = portsTaken({ kind: 'other', summary: 'ECS RunTask x12 reconciler (backfill 2025-h2)' });
     expect(diagnosis.root).toBe('reconciler');
     // What the starved resource shows is said where its load is: the ports it ran out of.
     expect(diagnosis.draft.rootCause.summary).toMatch(/other clients of egress-nat are starved: ErrorPortAllocation went up/);
+  });
+
+  it('ports a client ran out at the gateway are resource exhaustion, whatever launched the client: it is throttled and its work changed, not restarted', () => {
+    const { draft } = portsTaken({ kind: 'other', summary: 'ECS RunTask x12 reconciler (backfill 2025-h2)' });
+    expect(draft.rootCause.category).toBe('resource-exhaustion');
+    expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['limit-traffic reconciler', 'apply-fix reconciler']);
   });
 
   it('a throttled function whose own demand surged is not pushed back by what it uses', () => {

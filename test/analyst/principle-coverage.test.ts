@@ -106,7 +106,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'remedy-index-the-scan',
   // General knowledge no tuning scenario exercises yet: kept because removing it cost accuracy on unseen incidents; it still owes two families.
   'certificate-over-change',
-  'saturation-is-exhaustion',
   'mechanism-threads',
   // Lost its second family when work that moved to another series of its measure stopped reading as stopped work
   // (signals.ts); the findings did not change; compute roots only today.

@@ -24,6 +24,15 @@ describe('remediation plan', () => {
     expect(actions(remediationTraced({ category: 'traffic', root: 'api', alreadyRestarting: false }).steps)).toEqual(['scale api']);
   });
 
+  it('a client whose load ran a shared resource out is throttled at once, the release that launched it rolled back, and its work changed', () => {
+    const release = { ref: 'E3', service: 'crawler', timestamp: '2026-05-01T10:00:00Z', at: 0, kind: 'deploy', summary: 'crawler 0.1.0 first production rollout' };
+    const exhausted = { category: 'resource-exhaustion' as const, root: 'crawler', mechanism: 'ports', alreadyRestarting: false, overloads: 'egress-nat' };
+    expect(actions(remediationTraced({ ...exhausted, change: release }).steps)).toEqual(['limit-traffic crawler', 'rollback crawler', 'apply-fix crawler']);
+    expect(actions(remediationTraced(exhausted).steps)).toEqual(['limit-traffic crawler', 'apply-fix crawler']);
+    // Locks are released by ending the session that holds them.
+    expect(actions(remediationTraced({ ...exhausted, mechanism: 'locks' }).steps)[0]).toBe('apply-fix crawler');
+  });
+
   it('a release whose work swamps a shared resource is rolled back, then its work changed before it is released again; a release alone is rolled back', () => {
     expect(actions(remediationTraced({ category: 'deploy', root: 'report-fn', alreadyRestarting: false, overloads: 'reports-db' }).steps)).toEqual(['rollback report-fn', 'apply-fix report-fn']);
     expect(actions(remediationTraced({ category: 'deploy', root: 'api', alreadyRestarting: false }).steps)).toEqual(['rollback api']);
