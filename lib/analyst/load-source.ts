@@ -401,6 +401,9 @@ const workLaunchedBefore = (board: EvidenceBoard, resource: string, clients: rea
 const loadOnset = (signals: readonly Signal[], resource: string, troubleOnset: number): number =>
   Math.min(troubleOnset, ...signals.filter((signal) => signal.service === resource && signal.kind === 'demand' && signal.substantial).map((signal) => signal.at));
 
+/** Measures a container service publishes only while its tasks run. */
+const runningOnly = /^(CPUUtilization|MemoryUtilization|RunningTaskCount)$/;
+
 /** A job silent for most of the evidence that starts this long before the load rises may be its source. */
 const JOB_LEAD_MS = 20 * 60_000;
 
@@ -408,8 +411,8 @@ const JOB_LEAD_MS = 20 * 60_000;
  * The one client silent for the first part of the evidence that starts working between just before
  * the load began and the resource running out. It starts with its first ordinary log line (work
  * going on, not a failure or a warning about the resource), or with the first point of its demand
- * (invocations, requests: a function publishes them only while it is invoked) well after the
- * resource's own series begin, which are read over the same span.
+ * or of a measure published only while it runs (a function's invocations, a container service's
+ * utilization) well after the resource's own series begin, which are read over the same span.
  */
 const jobStartedBefore = (board: EvidenceBoard, resource: string, clients: readonly string[], loadStarts: number, ranOut: number): string | undefined => {
   const window = windowOf(board);
@@ -421,7 +424,8 @@ const jobStartedBefore = (board: EvidenceBoard, resource: string, clients: reado
   const startOf = (client: string): number | undefined => {
     const firstLine = board.logs.find((line) => line.service === client);
     const lineStart = firstLine && severityOf(firstLine.level) < severityOf('WARN') && firstLine.at > quietUntil(window.start) ? [firstLine.at] : [];
-    const demand = board.series.filter((series) => series.service === client && meaningOf(series.name) === 'demand' && series.points.length > 0).map(firstPoint);
+    // A function publishes its invocations, and a container service its utilization, only while it runs.
+    const demand = board.series.filter((series) => series.service === client && (meaningOf(series.name) === 'demand' || runningOnly.test(series.name)) && series.points.length > 0).map(firstPoint);
     const demandStart = demand.length > 0 && Math.min(...demand) > quietUntil(resourceFrom) && (firstLine?.at ?? Number.POSITIVE_INFINITY) > quietUntil(resourceFrom) ? [Math.min(...demand)] : [];
     const starts = [...lineStart, ...demandStart];
     return starts.length > 0 ? Math.min(...starts) : undefined;

@@ -59,6 +59,26 @@ describe('who generates the load on a shared resource', () => {
     expect(steady.verdict === 'incident' && steady.principles).not.toContain('work-launched-is-load');
   });
 
+  it('a container service whose utilization is published from just before the load rose started that load, though its logs were not read', () => {
+    const shape = (runningFrom: number) =>
+      boardFrom({
+        brief: 'CloudWatch alarm "payouts-failures" is in ALARM',
+        services: [{ name: 'payouts', kind: 'ecs', dependsOn: ['egress-nat'] }, { name: 'backfill', kind: 'ecs', dependsOn: ['egress-nat'] }, { name: 'egress-nat', kind: 'other' }],
+        alarms: [{ name: 'payouts-failures', service: 'payouts', state: 'ALARM', since: at(START, 95) }],
+        metrics: [
+          { service: 'egress-nat', name: 'ErrorPortAllocation', points: series(START, 120, step(90, 0, 4000)) },
+          { service: 'backfill', name: 'CPUUtilization', points: series(START, 120, () => 45).filter((_, minute) => minute >= runningFrom) },
+        ],
+        logs: [
+          ...Array.from({ length: 20 }, (_, index) => ({ service: 'payouts', timestamp: at(START, index * 6), level: 'INFO', message: `transfer ${index} sent` })),
+          ...Array.from({ length: 8 }, (_, index) => ({ service: 'payouts', timestamp: at(START, 91 + index * 3), level: 'ERROR', message: `transfer ${100 + index} failed: connect ETIMEDOUT 52.20.114.37:443` })),
+        ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+      });
+    expect(inferCause(shape(88))).toMatchObject({ verdict: 'incident', root: 'backfill' });
+    // Running all along, it is no job that started.
+    expect(inferCause(shape(0))).not.toMatchObject({ root: 'backfill' });
+  });
+
   it('a client throttled by the resource its own load swamps is not throttled by a limit of its own: the resource throttles it, and its demand says by how much', () => {
     const diagnosis = diagnose(
       boardFrom({
