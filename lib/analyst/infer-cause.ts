@@ -400,7 +400,7 @@ const incidentFrom = (
   const reportedKinds = failureKindsSaid(alertsOf(board, symptom).map((alert) => alert.said ?? alert.name));
   const outlasted = overload
     ? undefined
-    : outlastedVisibilityAt(board, root, new Set([...evidenceKinds, ...reportedKinds]), { redeliveredFrom: datedOnset(root), shownAt, anywhere: !suspectChange });
+    : outlastedVisibilityAt(board, root, new Set([...evidenceKinds, ...reportedKinds]), { redeliveredFrom: datedOnset(root), shownAt, anywhere: !suspectChange || tiedByTimeOnly });
   if (outlasted) {
     applied.push('redelivered-messages');
     rootAt(duplicatesStartAt(outlasted));

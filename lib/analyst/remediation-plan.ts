@@ -155,7 +155,12 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
     const wanted = Math.max(outlastedVisibility.processingSeconds * VISIBILITY_PER_TIMEOUT, outlastedVisibility.processingSeconds + 1);
     const raise = step('apply-fix', queue, `Raise ${queue}'s visibility timeout from ${outlastedVisibility.visibilitySeconds} s to at least ${wanted} s (${VISIBILITY_PER_TIMEOUT} times ${consumer}'s ${outlastedVisibility.processingSeconds} s), so a message is not handed out again while it is processed.`);
     const revert = slowedBy && slowedBy.kind !== 'deploy' ? [step('revert-config', consumer, `Revert ${consumer}'s change${undo}, which made each of its runs outlast ${queue}'s visibility timeout.`)] : [];
-    return { steps: [...revert, raise] };
+    // A timeout lowered below the processing is put back to what it was, which the processing fitted in.
+    const { loweredBy } = outlastedVisibility;
+    const restore = loweredBy
+      ? step('revert-config', queue, `Put ${queue}'s visibility timeout back to ${loweredBy.fromSeconds} s, undoing the change that lowered it ("${quoteMessage(loweredBy.change.summary)}").`)
+      : raise;
+    return { steps: [...revert, restore] };
   }
   // Addresses a fleet holds are freed by scaling it in; the service starved of them then scales out again.
   if (addressesHeldFrom) {

@@ -1,8 +1,10 @@
+import { quoteMessage } from '../text/quote.ts';
 import { inSeconds } from './duration-words.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { suspectChangeFor } from './explaining-change.ts';
 import { latentSettingFor } from './latent-setting.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
+import { iso } from './signals.ts';
 import { queueNamedLike } from './work-handler.ts';
 
 /**
@@ -23,6 +25,8 @@ export interface OutlastedVisibility {
   processingFrom: { change: Change } | { durations: string };
   /** The consumer's release or setting that made its runs outlast the visibility timeout, when its run durations say so. */
   slowedBy?: Change;
+  /** The queue's change that lowered its visibility timeout below the processing, and what it was before. */
+  loweredBy?: { change: Change; fromSeconds: number };
 }
 
 /** SQS's visibility timeout when nothing says it was set. */
@@ -30,18 +34,19 @@ const DEFAULT_VISIBILITY_S = 30;
 /** AWS's advice: a visibility timeout of at least this many times the consumer's timeout. */
 export const VISIBILITY_PER_TIMEOUT = 6;
 
-const visibilitySetting = /visibility.?timeout\W{0,4}(\d+)/i;
+/** A visibility timeout as a change writes it: `VisibilityTimeout=30`, `visibility timeout 180 -> 30`, `"visibility_timeout_seconds":"180 -> 30"`; the new value last. */
+const visibilitySetting = /visibility.?timeout(?:.?seconds)?\W{0,4}(?:(\d+)\s*(?:->|→|=>|\bto\b)\s*)?(\d+)/i;
 
-/** The visibility timeout a queue runs with: the latest its changes state, else SQS's default. */
-const visibilityOf = (board: EvidenceBoard, queue: string): number => {
+/** The visibility timeout a queue runs with (the latest its changes state, else SQS's default), and the change that set it, with the value it replaced. */
+const visibilityOf = (board: EvidenceBoard, queue: string): { seconds: number; setBy?: { change: Change; fromSeconds?: number } } => {
   const stated = board.changes
     .filter((change) => change.service === queue)
     .flatMap((change) => {
       const found = visibilitySetting.exec(`${change.summary} ${JSON.stringify(change.details ?? {})}`);
-      return found ? [{ at: change.at, seconds: Number(found[1]) }] : [];
+      return found ? [{ change, seconds: Number(found[2]), ...(found[1] ? { fromSeconds: Number(found[1]) } : {}) }] : [];
     })
-    .sort((a, b) => b.at - a.at)[0];
-  return stated?.seconds ?? DEFAULT_VISIBILITY_S;
+    .sort((a, b) => b.change.at - a.change.at)[0];
+  return stated ? { seconds: stated.seconds, setBy: { change: stated.change, ...(stated.fromSeconds !== undefined ? { fromSeconds: stated.fromSeconds } : {}) } } : { seconds: DEFAULT_VISIBILITY_S };
 };
 
 /** A function's own timeout as a change writes it: `Timeout 30 -> 300 s`, `Timeout=300`, or `{ Timeout: { new: 300 } }` in its request. */
@@ -103,13 +108,18 @@ export const outlastedVisibilityOf = (board: EvidenceBoard, consumer: string, fa
   const queues = dependenciesOf(board, consumer).filter((name) => board.services?.find((node) => node.name === name)?.kind === 'sqs');
   if (queues.length !== 1) return undefined;
   const queue = queues[0]!;
-  const visibilitySeconds = visibilityOf(board, queue);
+  const { seconds: visibilitySeconds, setBy } = visibilityOf(board, queue);
+  const outlasting = (processingSeconds: number, processingFrom: OutlastedVisibility['processingFrom']): OutlastedVisibility => {
+    // A change that lowered the timeout from a value the processing fits in is what let the messages come back.
+    const lowered = setBy?.fromSeconds !== undefined && setBy.fromSeconds > processingSeconds ? { loweredBy: { change: setBy.change, fromSeconds: setBy.fromSeconds } } : {};
+    return { queue, consumer, visibilitySeconds, processingSeconds, processingFrom, ...lowered };
+  };
   const timeout = writtenTimeout(board, consumer);
-  if (timeout && timeout.seconds > visibilitySeconds) return { queue, consumer, visibilitySeconds, processingSeconds: timeout.seconds, processingFrom: { change: timeout.change } };
+  if (timeout && timeout.seconds > visibilitySeconds) return outlasting(timeout.seconds, { change: timeout.change });
   const measured = longestMeasuredRun(board, consumer);
-  if (measured && measured.seconds > visibilitySeconds) return { queue, consumer, visibilitySeconds, processingSeconds: Math.round(measured.seconds), processingFrom: { durations: measured.measure } };
+  if (measured && measured.seconds > visibilitySeconds) return outlasting(Math.round(measured.seconds), { durations: measured.measure });
   const logged = longestLoggedRun(board, consumer);
-  if (logged !== undefined && logged > visibilitySeconds) return { queue, consumer, visibilitySeconds, processingSeconds: Math.round(logged), processingFrom: { durations: 'its log lines' } };
+  if (logged !== undefined && logged > visibilitySeconds) return outlasting(Math.round(logged), { durations: 'its log lines' });
   return undefined;
 };
 
@@ -151,7 +161,8 @@ export const duplicatesStartAt = ({ queue, consumer, slowedBy }: OutlastedVisibi
 const lengthening = new Set(['deploy', 'config', 'feature-flag']);
 
 /** The mechanism, in plain words. */
-export const outlastedVisibilityWords = ({ queue, consumer, visibilitySeconds, processingSeconds, processingFrom, slowedBy }: OutlastedVisibility): string => {
+export const outlastedVisibilityWords = ({ queue, consumer, visibilitySeconds, processingSeconds, processingFrom, slowedBy, loweredBy }: OutlastedVisibility): string => {
   const how = 'change' in processingFrom ? `its timeout is ${processingSeconds} s` : `its runs take up to ${processingSeconds} s, by ${processingFrom.durations}${slowedBy ? `, since ${slowedBy.summary}` : ''}`;
-  return `${consumer} can work on a message longer than ${queue}'s visibility timeout of ${visibilitySeconds} s (${how}): the message becomes visible again while it is still being processed, is received again and handled twice (duplicates). ${queue}'s visibility timeout must be longer than the processing (AWS advises ${VISIBILITY_PER_TIMEOUT} times a Lambda consumer's timeout).`;
+  const lowered = loweredBy ? ` A ${loweredBy.change.kind} change at ${iso(loweredBy.change.at)} lowered it from ${loweredBy.fromSeconds} s ("${quoteMessage(loweredBy.change.summary)}").` : '';
+  return `${consumer} can work on a message longer than ${queue}'s visibility timeout of ${visibilitySeconds} s (${how}): the message becomes visible again while it is still being processed, is received again and handled twice (duplicates).${lowered} ${queue}'s visibility timeout must be longer than the processing (AWS advises ${VISIBILITY_PER_TIMEOUT} times a Lambda consumer's timeout).`;
 };

@@ -12,10 +12,14 @@ interface Shape {
   visibility?: number;
   /** Whether the consumer's logs show messages received again. */
   redelivered?: boolean;
+  /** A later change at the queue, as a Terraform plan writes it, that set its visibility timeout from one value to another. */
+  replanned?: string;
+  /** A release of the producer just before the duplicates began, tied to them by time alone. */
+  producerRelease?: boolean;
 }
 
 /** A Lambda consumer of a queue whose timeout was raised at minute 60; its runs take about 70 s from then. */
-const board = ({ timeout = 300, visibility = 30, redelivered = true }: Shape = {}) =>
+const board = ({ timeout = 300, visibility = 30, redelivered = true, replanned, producerRelease }: Shape = {}) =>
   boardFrom({
     brief: redelivered ? 'A teammate asks: "why are some parcels shipped twice since yesterday?"' : 'A teammate asks: "why are some parcels late since yesterday?"',
     services: [
@@ -27,6 +31,10 @@ const board = ({ timeout = 300, visibility = 30, redelivered = true }: Shape = {
     changes: [
       { service: 'dispatch-queue', timestamp: '2026-01-10T10:00:00.000Z', kind: 'infrastructure', summary: `queue dispatch-queue created (VisibilityTimeout ${visibility}s, redrive after 5 receives)` },
       { service: 'dispatcher', timestamp: at(START, 60), kind: 'config', summary: `UpdateFunctionConfiguration dispatcher: Timeout 30 -> ${timeout} s` },
+      ...(producerRelease ? [{ service: 'shop-api', timestamp: at(START, 59), kind: 'deploy', summary: 'shop-api 7.4.0 rolled out' }] : []),
+      ...(replanned
+        ? [{ service: 'dispatch-queue', timestamp: '2026-08-12T09:00:00.000Z', kind: 'infrastructure', summary: 'queue moved onto the shared sqs module', details: { plan: { 'aws_sqs_queue.dispatch': { visibility_timeout_seconds: replanned } } } }]
+        : []),
     ],
     logs: sorted([
       ...lines('dispatcher', 0, 4, 30, 'INFO', (index) => `order o${index} dispatched consignment c${index} receiveCount=1`),
@@ -48,6 +56,20 @@ describe('a consumer that works on a message longer than its queue hides it', ()
     expect(diagnosis.draft.rootCause.summary).toContain("dispatcher can work on a message longer than dispatch-queue's visibility timeout of 30 s (its timeout is 300 s)");
     expect(diagnosis.draft.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['apply-fix dispatch-queue']);
     expect(diagnosis.draft.remediation[0]!.detail).toContain('to at least 1800 s');
+  });
+
+  it('is not hidden by a release of the producer tied to the duplicates by its timing alone', () => {
+    expect(diagnose(board({ producerRelease: true })).root).toBe('dispatch-queue');
+  });
+
+  it('a timeout a change lowered below the processing, as a plan writes it, is put back to what it was', () => {
+    const lowered = diagnose(board({ visibility: 2400, replanned: '2400 -> 30' })).draft;
+    expect(lowered.rootCause.summary).toContain("visibility timeout of 30 s");
+    expect(lowered.rootCause.summary).toContain('lowered it from 2400 s');
+    expect(lowered.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['revert-config dispatch-queue']);
+    // A value the processing did not fit in either is raised, not put back.
+    const stillShort = diagnose(board({ visibility: 60, replanned: '60 -> 30' })).draft;
+    expect(stillShort.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['apply-fix dispatch-queue']);
   });
 
   it('is not the queue’s fault when nothing is handled twice, or the queue hides messages longer than the processing takes', () => {
