@@ -13,6 +13,7 @@ import { CHANGE_WINDOW_MS, explainingChange, suspectChangeFor } from './explaini
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { staleDataWords, staleDataWriter } from './stale-data.ts';
 import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
+import { unhealthyTargetsOf, unhealthyTargetsWords } from './unhealthy-targets.ts';
 import { addressHolderOf, addressHolderWords, type AddressHolder } from './address-holder.ts';
 import { routedLoadOf, routedLoadWords, type RoutedLoad } from './routed-load.ts';
 import { duplicatesStartAt, outlastedVisibilityAt, outlastedVisibilityWords, type OutlastedVisibility } from './visibility-timeout.ts';
@@ -203,6 +204,12 @@ const incidentFrom = (
     chain.splice(1, chain.length - 1, badGateway.target);
     applied.push('bad-gateway-at-target');
   }
+  // A balancer whose targets fail its health checks has none to send requests to: the target that changed is where the fault is.
+  const unhealthy = badGateway ? undefined : unhealthyTargetsOf(board, chain, current, CHANGE_WINDOW_MS);
+  if (unhealthy) {
+    chain.push(unhealthy.target);
+    applied.push('targets-fail-health-checks');
+  }
   // A service refused for want of a capacity it shares shows the symptom; the capacity, and who took it, is the cause.
   const capacity = capacityBehind(board, chain.at(-1)!, signals);
   if (capacity && !chain.includes(capacity)) {
@@ -234,7 +241,8 @@ const incidentFrom = (
     });
   // A root with no evidence of its own (a capacity behind a refused service) is dated by the trouble it is blamed for.
   // A target the balancer lost its connections to shows the fault only in the balancer's 502s.
-  const datedOnset = (service: string) => (service === badGateway?.target ? badGateway.at : Number.isFinite(onsetOf(service)) ? onsetOf(service) : troubleStarts);
+  const datedOnset = (service: string) =>
+    service === badGateway?.target ? badGateway.at : service === unhealthy?.target ? Math.min(unhealthy.at, onsetOf(service)) : Number.isFinite(onsetOf(service)) ? onsetOf(service) : troubleStarts;
   // Data its reader finds old was not refreshed upstream: a change at the reader does not explain it.
   const stale = staleDataWriter(board, root, current);
   // A shared resource whose load steps with one client's runs is loaded by them: no change elsewhere, tied by timing, competes with that.
@@ -254,7 +262,7 @@ const incidentFrom = (
     explained = explain(Number.isFinite(shownAt) ? Math.max(datedOnset(root), shownAt) : datedOnset(root));
   }
   // A target the balancer lost its connections to changed how it serves them with its latest release or setting.
-  let suspectChange = explained?.change ?? (badGateway && root === badGateway.target ? badGateway.change : undefined);
+  let suspectChange = explained?.change ?? (badGateway && root === badGateway.target ? badGateway.change : unhealthy && root === unhealthy.target ? unhealthy.change : undefined);
   // A change tied to the trouble by its timing alone, not by what it can break: stronger evidence may overrule it.
   let tiedByTimeOnly = explained !== undefined && explained.because !== 'change-effect-matches';
   if (explained) {
@@ -492,6 +500,8 @@ const incidentFrom = (
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
       : badGateway && root === badGateway.target
       ? { label: 'bad gateway', category: category.category, words: badGatewayWords(badGateway), principle: 'bad-gateway-at-target' }
+      : unhealthy && root === unhealthy.target
+      ? { label: 'failed health checks', category: category.category, words: unhealthyTargetsWords(unhealthy), principle: 'targets-fail-health-checks' }
       : repointed
       ? { label: 'wrong endpoint', category: category.category, words: repointedEndpointWords(repointed), principle: 'mechanism-wrong-endpoint' }
       : heldOn

@@ -1,0 +1,67 @@
+import type { Change, EvidenceBoard } from './evidence-board.ts';
+import { computeKinds, dependenciesOf, kindOf } from './service-map.ts';
+import { SAME_TIME_MS, type Signal } from './signals.ts';
+
+/**
+ * A load balancer whose targets fail its health checks (its unhealthy hosts up, or its healthy hosts
+ * down) has fewer targets, or none, to send requests to: it answers 503 itself, and the targets are
+ * where the fault is. A target stops passing the check when its process no longer answers it, or
+ * when a change of the target moved what the check asks for (a new path or port that answers 404):
+ * the target changed last before the hosts turned unhealthy is the one to look at, and that change
+ * the one to undo.
+ */
+export interface UnhealthyTargets {
+  balancer: string;
+  target: string;
+  /** When the balancer's hosts began to fail its checks. */
+  at: number;
+  /** What the measure says, for the report. */
+  shown: Signal;
+  change?: Change;
+  /** The health check path the change moved, when it says so. */
+  checkPath?: { from?: string; to: string };
+}
+
+const unhealthyHosts = /^UnHealthyHostCount\b/i;
+const healthyHosts = /^HealthyHostCount\b/i;
+/** A health check path as a change writes it: `health_check.path: ["/healthz", "/health/ready"]`, `HealthCheckPath: "/ready"`. */
+const checkPathSetting = /health.?check.?path\W{0,6}(?:\[\s*)?"([^"]+)"(?:\s*,\s*"([^"]+)")?/i;
+
+const checkPathOf = (change: Change): UnhealthyTargets['checkPath'] => {
+  const found = checkPathSetting.exec(JSON.stringify(change.details ?? {}));
+  if (!found) return undefined;
+  return found[2] ? { from: found[1]!, to: found[2] } : { to: found[1]! };
+};
+
+export const unhealthyTargetsOf = (board: EvidenceBoard, chain: readonly string[], current: readonly Signal[], changeWindowMs: number): UnhealthyTargets | undefined => {
+  // Where the search went on past the balancer, a target's own fault was found: this is for a search that stopped at it.
+  const balancer = chain.at(-1);
+  if (!balancer || kindOf(board, balancer) !== 'elb') return undefined;
+  const failing = current
+    .filter(
+      (signal) =>
+        signal.service === balancer &&
+        signal.kind === 'metric' &&
+        signal.substantial &&
+        (unhealthyHosts.test(signal.text) || (healthyHosts.test(signal.text) && / went down /.test(signal.description))),
+    )
+    .sort((a, b) => a.at - b.at);
+  const shown = failing[0];
+  if (!shown) return undefined;
+  const targets = dependenciesOf(board, balancer).filter((name) => computeKinds.has(kindOf(board, name) ?? ''));
+  const changed = board.changes
+    .filter((change) => targets.includes(change.service) && change.at <= shown.at + SAME_TIME_MS && shown.at - change.at <= changeWindowMs)
+    .sort((a, b) => b.at - a.at);
+  const target = changed[0]?.service ?? (targets.length === 1 ? targets[0] : undefined);
+  if (!target) return undefined;
+  const change = changed.find((candidate) => candidate.service === target && (candidate.kind === 'deploy' || candidate.kind === 'config')) ?? changed[0];
+  const checkPath = change && checkPathOf(change);
+  return { balancer, target, at: shown.at, shown, ...(change ? { change } : {}), ...(checkPath ? { checkPath } : {}) };
+};
+
+/** The mechanism, in plain words. */
+export const unhealthyTargetsWords = ({ balancer, target, shown, change, checkPath }: UnhealthyTargets): string => {
+  const moved = checkPath ? ` Its change moved the health check path ${checkPath.from ? `from ${checkPath.from} ` : ''}to ${checkPath.to}: a path the target does not serve fails every check.` : '';
+  const by = change ? `, since its ${change.kind} change ("${change.summary}")` : '';
+  return `${target}'s tasks fail ${balancer}'s health checks${by}: ${shown.description}. With no healthy target left to send them to, ${balancer} answers requests 503 itself.${moved}`;
+};
