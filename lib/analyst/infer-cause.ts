@@ -14,6 +14,7 @@ import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { staleDataWords, staleDataWriter } from './stale-data.ts';
 import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
 import { unhealthyTargetsOf, unhealthyTargetsWords } from './unhealthy-targets.ts';
+import { eagerRedriveOf, eagerRedriveWords } from './eager-redrive.ts';
 import { addressHolderOf, addressHolderWords, type AddressHolder } from './address-holder.ts';
 import { routedLoadOf, routedLoadWords, type RoutedLoad } from './routed-load.ts';
 import { duplicatesStartAt, outlastedVisibilityAt, outlastedVisibilityWords, type OutlastedVisibility } from './visibility-timeout.ts';
@@ -414,6 +415,14 @@ const incidentFrom = (
     rootAt(duplicatesStartAt(outlasted));
     suspectChange = outlasted.slowedBy;
   }
+  // A dead-letter queue filling because its queue gives a message one receive: that setting, not what failed once, is the cause.
+  const eager = outlasted || overload ? undefined : eagerRedriveOf(board, current);
+  if (eager) {
+    applied.push('eager-redrive');
+    rootAt(eager.queue);
+    suspectChange = eager.change;
+    forgetLoadedClient();
+  }
 
   // A consumer that cannot read what a producer wrote shows the producer's bad data; the change
   // that explains it came before the item was written, which may be long before it was read.
@@ -500,6 +509,8 @@ const incidentFrom = (
       ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
       : badGateway && root === badGateway.target
       ? { label: 'bad gateway', category: category.category, words: badGatewayWords(badGateway), principle: 'bad-gateway-at-target' }
+      : eager && root === eager.queue
+      ? { label: 'redrive', category: category.category, words: eagerRedriveWords(eager), principle: 'eager-redrive' }
       : unhealthy && root === unhealthy.target
       ? { label: 'failed health checks', category: category.category, words: unhealthyTargetsWords(unhealthy), principle: 'targets-fail-health-checks' }
       : repointed

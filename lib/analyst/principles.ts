@@ -28,6 +28,7 @@ export const principles = {
   'own-fault-first': 'a dependency whose own evidence names a fault of its own is the next link before one that is only named',
   'bad-gateway-at-target': 'a load balancer that answers 502 itself while its target shows no failure of its own lost its connections to that target (a keep-alive shorter than the balancer’s idle timeout): the target, not what it calls, is where the fault is',
   'targets-fail-health-checks': 'a load balancer whose targets fail its health checks has fewer or none to send requests to: the target changed last before they turned unhealthy is where the fault is, and its change what to undo',
+  'eager-redrive': 'a dead-letter queue filling after its queue was set to move a message there after one or two receives gives no retry to what failed once for a passing reason: that setting is the cause (config)',
   'capacity-behind-starved': 'a service refused for want of capacity, without a surge of its own, shows the shared capacity behind it',
   'own-change': 'a change at the failing resource just before its trouble started it',
   'caller-change': 'a caller’s change right before both broke together explains the dependency, unless it fails as well for a caller that did not change',
