@@ -39,7 +39,8 @@ export const analyzeIncident = (survey: readonly ToolDefinition[]) =>
         .filter((signal) => signal.kind !== 'alarm')
         .sort((a, b) => Number(b.substantial) - Number(a.substantial) || b.strength - a.strength)
         .slice(0, 12)
-        .map((signal) => ({ service: signal.service, kind: signal.kind, at: new Date(signal.at).toISOString(), ongoing: signal.ongoing, what: signal.description }));
+        // A failed call in a trace that gives no time for its first fault is undated.
+        .map((signal) => ({ service: signal.service, kind: signal.kind, ...(Number.isFinite(signal.at) ? { at: new Date(signal.at).toISOString() } : {}), ongoing: signal.ongoing, what: signal.description }));
       const output: z.input<typeof analyzeIncidentContract.output> = {
         incident: diagnosis.incident,
         ...(diagnosis.root === undefined ? {} : { likelyOrigin: diagnosis.root }),

@@ -103,4 +103,14 @@ describe('scenario tools', () => {
     expect(data.strongestSignals.length).toBeGreaterThan(0);
     expect(tools.sideEffectOf('analyze_incident')).toBe('read-only');
   });
+
+  it('analyze_incident leaves undated a failed call in a trace its caller survived (no fault, so no time for a first one)', async () => {
+    const traced: Environment = {
+      ...environment,
+      traces: [{ service: 'orders', timestamp: '2026-04-06T04:02:00Z', durationMs: 3010, fault: false, segments: [{ service: 'inventory', durationMs: 3000, error: 'timeout after 3000 ms' }] }],
+    };
+    const tools = new Toolbox(scenarioTools(traced, now));
+    const outcome = await tools.execute({ id: 'a2', name: 'analyze_incident', arguments: { alertingService: 'orders' } }, { now });
+    expect(outcome.ok).toBe(true);
+  });
 });

@@ -21,7 +21,7 @@ export const analyzeIncidentContract = defineContract({
     suspectChange: z.object({ service: z.string(), at: z.string(), kind: z.string(), summary: z.string() }).nullable(),
     explanation: z.string(),
     proposedRemediation: z.array(z.object({ action: z.string(), target: z.string(), detail: z.string().optional() })),
-    strongestSignals: z.array(z.object({ service: z.string(), kind: z.string(), at: z.string(), ongoing: z.boolean(), what: z.string() })),
+    strongestSignals: z.array(z.object({ service: z.string(), kind: z.string(), at: z.string().optional(), ongoing: z.boolean(), what: z.string() })),
     /** Survey results that could not be read, by tool: what the analysis had to do without. */
     unreadable: z.array(z.object({ tool: z.string(), problem: z.string() })).default([]),
   }),
