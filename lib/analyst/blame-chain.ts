@@ -1,3 +1,4 @@
+import { severityOf } from '../analysis/log-templates.ts';
 import { causesIn } from './cause-signals.ts';
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { namesOwnFault } from './load-source.ts';
@@ -108,8 +109,6 @@ const showsOwnFault = (current: readonly Signal[], service: string): boolean => 
 /** Clean work for this long, in at least this many lines, after a callee's last failure shows its caller recovered from it. */
 const RECOVERED_STRETCH_MS = 10 * 60_000;
 const FEWEST_CLEAN_LINES = 3;
-const complaintLevel = /^(WARN|WARNING|ERROR|FATAL|CRITICAL)$/i;
-const errorLevel = /^(ERROR|FATAL|CRITICAL)$/i;
 
 /**
  * Whether `caller` recovered from `callee`'s trouble before its own began at `callerOnset`: the
@@ -121,10 +120,10 @@ const recoveredFrom = (board: EvidenceBoard, current: readonly Signal[], caller:
   if (!Number.isFinite(callerOnset)) return false;
   if (current.some((signal) => signal.service === callee && (signal.kind === 'metric' || signal.kind === 'demand') && signal.substantial && signal.ongoing)) return false;
   const before = callerOnset - SAME_TIME_MS;
-  const complaint = (line: LogRecord) => complaintLevel.test(line.level ?? '');
+  const complaint = (line: LogRecord) => severityOf(line.level) >= severityOf('WARN');
   // The callee's own warnings (a slow query now and then) are its routine; its errors, and its caller's complaints about it, are trouble.
   const aboutCallee = board.logs
-    .filter((line) => (line.service === callee && errorLevel.test(line.level ?? '')) || (line.service === caller && complaint(line) && namesService(line.message, callee)))
+    .filter((line) => (line.service === callee && severityOf(line.level) >= severityOf('ERROR')) || (line.service === caller && complaint(line) && namesService(line.message, callee)))
     .map((line) => line.at);
   const failedCalls = current.filter((signal) => signal.service === callee && signal.kind === 'trace' && signal.from === caller).map((signal) => signal.at);
   const troubleEnds = Math.max(...aboutCallee, ...failedCalls);

@@ -1,6 +1,8 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { kindOf } from './service-map.ts';
+import { latestSettingWritten } from './setting-written.ts';
 import { SAME_TIME_MS, type Signal } from './signals.ts';
+import { deadLetterSuffix } from './work-handler.ts';
 
 /**
  * A queue whose redrive policy moves a message to its dead-letter queue after one or two receives
@@ -26,7 +28,6 @@ const maxReceiveSetting = /max.?receive.?count\W{0,8}(?:(\d+)\s*(?:->|→|=>|\bt
 const FEWEST_RECEIVES = 3;
 /** A queue setting made this long before its dead-letter queue filled is still the one in force. */
 const SETTING_REACH_MS = 7 * 24 * 60 * 60_000;
-const deadLetterSuffix = /[-_.]?(dlq|dead[-_.]?letter(s|[-_.]?queue)?)$/i;
 const depth = /visible|depth/i;
 
 export const eagerRedriveOf = (board: EvidenceBoard, current: readonly Signal[]): EagerRedrive | undefined => {
@@ -37,15 +38,10 @@ export const eagerRedriveOf = (board: EvidenceBoard, current: readonly Signal[])
   for (const signal of filling) {
     const queue = signal.service.replace(deadLetterSuffix, '');
     if (queue === signal.service || kindOf(board, queue) !== 'sqs') continue;
-    const set = board.changes
-      .filter((change) => change.service === queue && change.at <= signal.at + SAME_TIME_MS && signal.at - change.at <= SETTING_REACH_MS)
-      .flatMap((change) => {
-        const found = maxReceiveSetting.exec(`${change.summary} ${JSON.stringify(change.details ?? {})}`);
-        return found ? [{ change, count: Number(found[2]), ...(found[1] ? { fromCount: Number(found[1]) } : {}) }] : [];
-      })
-      .sort((a, b) => b.change.at - a.change.at)[0];
-    if (set && set.count < FEWEST_RECEIVES) {
-      return { queue, deadLetters: signal.service, maxReceiveCount: set.count, ...(set.fromCount !== undefined ? { fromCount: set.fromCount } : {}), change: set.change, filling: signal };
+    const inForce = board.changes.filter((change) => change.service === queue && change.at <= signal.at + SAME_TIME_MS && signal.at - change.at <= SETTING_REACH_MS);
+    const set = latestSettingWritten(inForce, maxReceiveSetting);
+    if (set && set.value < FEWEST_RECEIVES) {
+      return { queue, deadLetters: signal.service, maxReceiveCount: set.value, ...(set.replaced !== undefined ? { fromCount: set.replaced } : {}), change: set.change, filling: signal };
     }
   }
   return undefined;

@@ -151,9 +151,12 @@ const lockHolderCalls = (board: EvidenceBoard, suspects: readonly string[], look
     [...lockHoldersAt(board, service)].slice(0, MOST_HOLDERS_LOOKED_UP).map((pid) => ({ name: queryLogsContract.name, arguments: { contains: pid, minLevel: 'DEBUG', sinceMinutes: lookback, limit: 50 } })),
   );
 
+/** A service's lines over the whole lookback. */
+const wholeStretchOf = (service: string, lookback: number): Record<string, unknown> => ({ service, minLevel: 'INFO', sinceMinutes: lookback, limit: 200 });
+
 /** Data gone wrong shows as a value that changed between its readings: the whole stretch tells, not the moments around a signal. */
 const wholeStretchCalls = (services: readonly string[], lookback: number): PlannedCall[] =>
-  services.map((service) => ({ name: queryLogsContract.name, arguments: { service, minLevel: 'INFO', sinceMinutes: lookback, limit: 200 } }));
+  services.map((service) => ({ name: queryLogsContract.name, arguments: wholeStretchOf(service, lookback) }));
 
 /**
  * The next tool calls: first a broad survey, then the full logs of the suspects, then the
@@ -197,7 +200,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   // Zoom in on the stretch where each suspect went wrong: the lines around it tell the story.
   const around = (service: string): Record<string, unknown> => {
     const times = diagnosis.signals.filter((signal) => signal.service === service && signal.kind !== 'alarm' && Number.isFinite(signal.at)).map((signal) => signal.at);
-    if (times.length === 0) return { service, minLevel: 'INFO', sinceMinutes: lookback, limit: 200 };
+    if (times.length === 0) return wholeStretchOf(service, lookback);
     return { service, minLevel: 'INFO', from: new Date(Math.min(...times) - ZOOM_MS).toISOString(), to: new Date(Math.max(...times) + ZOOM_MS).toISOString(), limit: 200 };
   };
   const deepDive = fresh(

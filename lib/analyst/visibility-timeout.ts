@@ -3,6 +3,7 @@ import { inSeconds } from './duration-words.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { suspectChangeFor } from './explaining-change.ts';
 import { latentSettingFor } from './latent-setting.ts';
+import { latestSettingWritten, type SettingWritten } from './setting-written.ts';
 import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
 import { iso } from './signals.ts';
 import { queueNamedLike } from './work-handler.ts';
@@ -37,16 +38,10 @@ export const VISIBILITY_PER_TIMEOUT = 6;
 /** A visibility timeout as a change writes it: `VisibilityTimeout=30`, `visibility timeout 180 -> 30`, `"visibility_timeout_seconds":"180 -> 30"`; the new value last. */
 const visibilitySetting = /visibility.?timeout(?:.?seconds)?\W{0,4}(?:(\d+)\s*(?:->|→|=>|\bto\b)\s*)?(\d+)/i;
 
-/** The visibility timeout a queue runs with (the latest its changes state, else SQS's default), and the change that set it, with the value it replaced. */
-const visibilityOf = (board: EvidenceBoard, queue: string): { seconds: number; setBy?: { change: Change; fromSeconds?: number } } => {
-  const stated = board.changes
-    .filter((change) => change.service === queue)
-    .flatMap((change) => {
-      const found = visibilitySetting.exec(`${change.summary} ${JSON.stringify(change.details ?? {})}`);
-      return found ? [{ change, seconds: Number(found[2]), ...(found[1] ? { fromSeconds: Number(found[1]) } : {}) }] : [];
-    })
-    .sort((a, b) => b.change.at - a.change.at)[0];
-  return stated ? { seconds: stated.seconds, setBy: { change: stated.change, ...(stated.fromSeconds !== undefined ? { fromSeconds: stated.fromSeconds } : {}) } } : { seconds: DEFAULT_VISIBILITY_S };
+/** The visibility timeout a queue runs with (the latest its changes state, else SQS's default), and the change that set it. */
+const visibilityOf = (board: EvidenceBoard, queue: string): { seconds: number; setBy?: SettingWritten } => {
+  const setBy = latestSettingWritten(board.changes.filter((change) => change.service === queue), visibilitySetting);
+  return setBy ? { seconds: setBy.value, setBy } : { seconds: DEFAULT_VISIBILITY_S };
 };
 
 /** A function's own timeout as a change writes it: `Timeout 30 -> 300 s`, `Timeout=300`, or `{ Timeout: { new: 300 } }` in its request. */
@@ -111,7 +106,7 @@ export const outlastedVisibilityOf = (board: EvidenceBoard, consumer: string, fa
   const { seconds: visibilitySeconds, setBy } = visibilityOf(board, queue);
   const outlasting = (processingSeconds: number, processingFrom: OutlastedVisibility['processingFrom']): OutlastedVisibility => {
     // A change that lowered the timeout from a value the processing fits in is what let the messages come back.
-    const lowered = setBy?.fromSeconds !== undefined && setBy.fromSeconds > processingSeconds ? { loweredBy: { change: setBy.change, fromSeconds: setBy.fromSeconds } } : {};
+    const lowered = setBy?.replaced !== undefined && setBy.replaced > processingSeconds ? { loweredBy: { change: setBy.change, fromSeconds: setBy.replaced } } : {};
     return { queue, consumer, visibilitySeconds, processingSeconds, processingFrom, ...lowered };
   };
   const timeout = writtenTimeout(board, consumer);

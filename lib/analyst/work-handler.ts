@@ -19,7 +19,8 @@ import type { Signal } from './signals.ts';
 /** Kinds that pass work along. A database or table does work of its own: its trouble is its load or its own fault (load-source.ts). */
 const forwardingKinds = new Set(['sqs', 'sns', 'kinesis', 'cloudfront', 'elb', 'apigateway']);
 
-const deadLetterSuffix = /[-_.]?(dlq|dead[-_.]?letter(s|[-_.]?queue)?)$/i;
+/** How a dead-letter queue's name ends: its queue's name and a DLQ suffix. */
+export const deadLetterSuffix = /[-_.]?(dlq|dead[-_.]?letter(s|[-_.]?queue)?)$/i;
 
 /** The queue a dead-letter queue the map does not connect belongs to: the one whose name it carries. */
 export const queueNamedLike = (board: EvidenceBoard, deadLetters: string): string | undefined => {
