@@ -342,29 +342,38 @@ const incidentFrom = (
   /** The resource whose own account of its load named the root as the client doing it. */
   let namedBy: string | undefined;
   let sharedQuotaWith: string | undefined;
-  const loaded = root;
-  const holders = tenantsOf(board, root, signals.filter((signal) => signal.service === root));
-  if (!suspectChange && holders.tenants.length > 0) {
+  let loaded = root;
+  // A client found loading a resource may itself be a throttled tenant of a quota whose own use did not rise (a queue's
+  // consumer held back by the account's concurrency): who took that quota is followed on from it, once.
+  for (let step = 0; step < 2; step += 1) {
+    const rootSignals = signals.filter((signal) => signal.service === root);
+    const holders = tenantsOf(board, root, rootSignals);
+    // A throttled service whose own use did not rise lost a shared quota: who took it outranks a change of its own.
+    // A client throttled by the resource it was found loading is refused by that resource, not starved of an account quota.
+    const throttledByLoaded = step > 0 && labelsAt(signals.filter((signal) => signal.service === loaded)).includes('throttling');
+    const starved = holders.coTenants && labelsAt(rootSignals).includes('throttling') && !throttledByLoaded;
+    if ((suspectChange && !starved) || holders.tenants.length === 0 || (step > 0 && !starved)) break;
     const culprit = clientToBlame(board, signals, root, (service) => (service === root && !Number.isFinite(onsetOf(service)) ? lagOnset : onsetOf(service)), holders.tenants);
-    if (culprit && holders.coTenants) sharedQuotaWith = root;
-    if (culprit) {
-      applied.push(...(holders.coTenants ? (['co-tenant-took-quota'] as const) : []), culprit.principle);
-      // A client whose own load is the cause is where it starts; one that failed on the resource may itself be held up further on.
-      const onward = culprit.overload || culprit.holds ? [culprit.service] : follow(culprit.service, chain);
-      chain.push(...onward);
-      root = onward.at(-1)!;
-      overload = root === culprit.service && culprit.overload === true;
-      runLoad = root === culprit.service ? culprit.runs : undefined;
-      heldOn = root === culprit.service && culprit.holds ? { resource: loaded, held: culprit.holds } : undefined;
-      // A holder of locks changed days before to run work that takes them held them from its next run on.
-      // So did one whose schedule was moved to start that work when the waits began.
-      const latentLocking =
-        heldOn?.held === 'locks' && !culprit.change ? (latentSettingFor(board, root, new Set(['locks']), onsetOf(loaded)) ?? scheduleMovedInto(board, root, onsetOf(loaded))) : undefined;
-      if (latentLocking) applied.push('latent-setting');
-      namedBy = root === culprit.service && culprit.principle === 'resource-names-its-client' ? loaded : undefined;
-      suspectChange = root === culprit.service ? (culprit.change ?? latentLocking) : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
-      tiedByTimeOnly = culprit.principle === 'early-client-is-load' || culprit.principle === 'client-change-at-shared-resource';
-    }
+    if (!culprit) break;
+    loaded = root;
+    if (holders.coTenants) sharedQuotaWith = root;
+    applied.push(...(holders.coTenants ? (['co-tenant-took-quota'] as const) : []), culprit.principle);
+    // A client whose own load is the cause is where it starts; one that failed on the resource may itself be held up further on.
+    const onward = culprit.overload || culprit.holds ? [culprit.service] : follow(culprit.service, chain);
+    chain.push(...onward);
+    root = onward.at(-1)!;
+    overload = root === culprit.service && culprit.overload === true;
+    runLoad = root === culprit.service ? culprit.runs : undefined;
+    heldOn = root === culprit.service && culprit.holds ? { resource: loaded, held: culprit.holds } : undefined;
+    // A holder of locks changed days before to run work that takes them held them from its next run on.
+    // So did one whose schedule was moved to start that work when the waits began.
+    const latentLocking =
+      heldOn?.held === 'locks' && !culprit.change ? (latentSettingFor(board, root, new Set(['locks']), onsetOf(loaded)) ?? scheduleMovedInto(board, root, onsetOf(loaded))) : undefined;
+    if (latentLocking) applied.push('latent-setting');
+    namedBy = root === culprit.service && culprit.principle === 'resource-names-its-client' ? loaded : undefined;
+    suspectChange = root === culprit.service ? (culprit.change ?? latentLocking) : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
+    tiedByTimeOnly = culprit.principle === 'early-client-is-load' || culprit.principle === 'client-change-at-shared-resource';
+    if (root !== culprit.service) break;
   }
 
   // A root found elsewhere is not the client that a loaded resource named or that holds what it needs.
@@ -478,7 +487,7 @@ const incidentFrom = (
   });
   // A client whose load a resource cannot take is throttled by that resource, not by a limit of its own: the resource's demand says by how much.
   const overloadedThrottle = (found: Mechanism | undefined): Mechanism | undefined => {
-    if (found?.label !== 'throttling' || !overload || loaded === root) return found;
+    if (found?.label !== 'throttling' || !overload || loaded === root || sharedQuotaWith) return found;
     const demand = signals.filter((signal) => signal.service === loaded && signal.kind === 'demand' && signal.ongoing).sort((a, b) => b.strength - a.strength)[0];
     const rose = demand ? ` Its demand rose: ${demand.description}.` : '';
     return { ...found, words: `${root} sends ${loaded} more than its capacity or rate limit takes, so ${loaded} throttles the requests of ${root} and of its other clients.${rose}` };

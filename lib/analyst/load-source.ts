@@ -11,7 +11,7 @@ import { meaningOf } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
 import { accountQuotaNamedBy, drawsOnAccountQuota, quotaTenantsOf } from './account-quota.ts';
 import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
-import { isFault, SAME_TIME_MS, windowOf, type Signal } from './signals.ts';
+import { isAccountWide, isFault, SAME_TIME_MS, seriesLabel, windowOf, type Signal } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
 
 /**
@@ -352,6 +352,16 @@ const lockHolderWords = (board: EvidenceBoard, holder: string, database: string)
 const accountQuotaKinds = new Set(['lambda', 'apigateway']);
 
 /**
+ * Whether `root`'s own concurrency rose. A measure published without the dimension that names a
+ * resource (Lambda's ConcurrentExecutions with no FunctionName) is the whole account's, whichever
+ * service it is filed under: its rise is the account's, not the root's.
+ */
+const ownConcurrencyRose = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): boolean => {
+  const own = new Set(board.series.filter((series) => series.service === root && /concurren/i.test(series.name) && !isAccountWide(series)).map(seriesLabel));
+  return rootSignals.some((signal) => (signal.kind === 'metric' || signal.kind === 'trend') && signal.substantial && own.has(signal.text));
+};
+
+/**
  * Who holds the capacity `root` ran out of. A shared resource's capacity is held by its clients.
  * A throttled service whose own demand did not surge shares its quota with the account's other
  * resources of its kind: one of them took it.
@@ -372,7 +382,7 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
   // A pool the map connects to nothing (an account's concurrency, a quota) is held by whoever reports the same measure of it.
   if (!loadKinds.has(kind) && kind !== '' && unconnected(board, root)) return { tenants: sharersOf(board, root), coTenants: false };
   const throttled = labelsAt(rootSignals).includes('throttling');
-  const ownSurge = rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial);
+  const ownSurge = rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial) || ownConcurrencyRose(board, root, rootSignals);
   if (!accountQuotaKinds.has(kind) || !throttled || ownSurge) return { tenants: [], coTenants: false };
   return { tenants: (board.services ?? []).filter((node) => node.kind === kind && node.name !== root).map((node) => node.name), coTenants: true };
 };

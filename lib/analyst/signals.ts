@@ -372,6 +372,9 @@ const removedBefore = (board: EvidenceBoard, series: EvidenceBoard['series'][num
   return board.changes.some((change) => change.at <= last + 3 * spacing && removal.test(change.summary) && names.some((name) => change.summary.includes(name)));
 };
 
+/** A series published with no dimensions at all is the account's total for its metric, not any one resource's. */
+export const isAccountWide = (series: EvidenceBoard['series'][number]): boolean => series.dimensions !== undefined && Object.keys(series.dimensions).length === 0;
+
 /** How a metric signal names its series: the metric and its dimension values. */
 export const seriesLabel = (series: EvidenceBoard['series'][number]): string => `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
 

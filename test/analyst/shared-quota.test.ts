@@ -90,4 +90,66 @@ describe('a throttled service whose own demand did not surge was starved by a co
     expect(diagnosis.draft.rootCause.service).toBe('login');
     expect(diagnosis.draft.rootCause.category).toBe('traffic');
   });
+  describe('a queue consumer held back by the account\'s concurrency', () => {
+    /** A backlog on the queue `notify` consumes; `notify` was released at minute 75 and is throttled from minute 90. */
+    const consumerEvidence = (ownConcurrency: (minute: number) => number) =>
+      boardFrom({
+        brief: 'CloudWatch alarm "notify-throttles" is in ALARM',
+        services: [
+          { name: 'api', kind: 'ecs', dependsOn: ['notify-queue'] },
+          { name: 'notify-queue', kind: 'sqs' },
+          { name: 'notify', kind: 'lambda', dependsOn: ['notify-queue'] },
+          { name: 'import', kind: 'lambda' },
+        ],
+        alarms: [{ name: 'notify-throttles', service: 'notify', state: 'ALARM', since: at(START, 92) }],
+        changes: [{ service: 'notify', timestamp: at(START, 75), kind: 'deploy', summary: 'notify v3.1.0 published (new e-mail template)' }],
+        metrics: [
+          { service: 'notify-queue', name: 'NumberOfMessagesSent', points: series(START, 120, () => 180) },
+          { service: 'notify-queue', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 120, (minute) => (minute < 92 ? 5 : 5 + (minute - 92) * 80)) },
+          { service: 'notify', name: 'Throttles', dimensions: { FunctionName: 'notify' }, points: series(START, 120, step(90, 0, 350)) },
+          { service: 'notify', name: 'ConcurrentExecutions', dimensions: { FunctionName: 'notify' }, points: series(START, 120, ownConcurrency) },
+          // Published without FunctionName: every function of the account together, filed under the function it was read for.
+          { service: 'notify', name: 'ConcurrentExecutions', namespace: 'AWS/Lambda', dimensions: {}, points: series(START, 120, step(89, 60, 1000)) },
+          { service: 'import', name: 'ConcurrentExecutions', dimensions: { FunctionName: 'import' }, points: series(START, 120, step(88, 0, 940)) },
+        ],
+      });
+
+    it('is starved by the co-tenant whose use rose, not undone by its own release, when its own concurrency did not rise', () => {
+      const diagnosis = diagnose(consumerEvidence((minute) => (minute < 90 ? 6 : 2)));
+      expect(diagnosis.draft.rootCause.service).toBe('import');
+      expect(diagnosis.draft.remediation.map((step) => step.action)).toContain('limit-traffic');
+      expect(diagnosis.draft.remediation.some((step) => step.target === 'notify')).toBe(false);
+    });
+
+    it('is its own cause when its own concurrency rose with its release', () => {
+      const diagnosis = diagnose(consumerEvidence(step(88, 6, 900)));
+      expect(diagnosis.draft.rootCause.service).toBe('notify');
+    });
+  });
+  it('a function throttled by the table it floods is that table\'s load, not starved by a co-tenant of its account quota', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "members-read-throttles" is in ALARM',
+        services: [
+          { name: 'checkin', kind: 'lambda', dependsOn: ['members'] },
+          { name: 'report', kind: 'lambda', dependsOn: ['members'] },
+          { name: 'members', kind: 'dynamodb' },
+          { name: 'thumbnails', kind: 'lambda' },
+        ],
+        alarms: [{ name: 'members-read-throttles', service: 'members', state: 'ALARM', since: at(START, 92) }],
+        logs: [
+          { service: 'report', timestamp: at(START, 88), level: 'INFO', message: 'hourly churn report started: scanning members' },
+          { service: 'report', timestamp: at(START, 91), level: 'ERROR', message: 'ProvisionedThroughputExceededException reading members' },
+        ],
+        metrics: [
+          { service: 'members', name: 'ReadThrottleEvents', points: series(START, 120, step(90, 0, 800)) },
+          { service: 'members', name: 'ConsumedReadCapacityUnits', points: series(START, 120, step(89, 300, 2000)) },
+          { service: 'report', name: 'Throttles', dimensions: { FunctionName: 'report' }, points: series(START, 120, step(90, 0, 40)) },
+          { service: 'checkin', name: 'Invocations', dimensions: { FunctionName: 'checkin' }, points: series(START, 120, () => 900) },
+          { service: 'thumbnails', name: 'ConcurrentExecutions', dimensions: { FunctionName: 'thumbnails' }, points: series(START, 120, step(89, 5, 300)) },
+        ],
+      }),
+    );
+    expect(diagnosis.draft.rootCause.service).toBe('report');
+  });
 });
