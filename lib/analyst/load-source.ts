@@ -362,6 +362,16 @@ const ownConcurrencyRose = (board: EvidenceBoard, root: string, rootSignals: rea
 };
 
 /**
+ * Whether the account's pool `root` draws on filled: a concurrency series filed under it but
+ * published for the whole account rose. A function capped by a limit of its own (reserved
+ * concurrency) is throttled with its own use flat too, while the account's pool has room.
+ */
+export const accountPoolRose = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): boolean => {
+  const accountWide = new Set(board.series.filter((series) => series.service === root && /concurren/i.test(series.name) && isAccountWide(series)).map(seriesLabel));
+  return rootSignals.some((signal) => (signal.kind === 'metric' || signal.kind === 'trend') && signal.substantial && accountWide.has(signal.text));
+};
+
+/**
  * Who holds the capacity `root` ran out of. A shared resource's capacity is held by its clients.
  * A throttled service whose own demand did not surge shares its quota with the account's other
  * resources of its kind: one of them took it.

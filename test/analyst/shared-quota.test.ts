@@ -92,7 +92,7 @@ describe('a throttled service whose own demand did not surge was starved by a co
   });
   describe('a queue consumer held back by the account\'s concurrency', () => {
     /** A backlog on the queue `notify` consumes; `notify` was released at minute 75 and is throttled from minute 90. */
-    const consumerEvidence = (ownConcurrency: (minute: number) => number) =>
+    const consumerEvidence = (ownConcurrency: (minute: number) => number, accountConcurrency: boolean = true) =>
       boardFrom({
         brief: 'CloudWatch alarm "notify-throttles" is in ALARM',
         services: [
@@ -109,7 +109,7 @@ describe('a throttled service whose own demand did not surge was starved by a co
           { service: 'notify', name: 'Throttles', dimensions: { FunctionName: 'notify' }, points: series(START, 120, step(90, 0, 350)) },
           { service: 'notify', name: 'ConcurrentExecutions', dimensions: { FunctionName: 'notify' }, points: series(START, 120, ownConcurrency) },
           // Published without FunctionName: every function of the account together, filed under the function it was read for.
-          { service: 'notify', name: 'ConcurrentExecutions', namespace: 'AWS/Lambda', dimensions: {}, points: series(START, 120, step(89, 60, 1000)) },
+          ...(accountConcurrency ? [{ service: 'notify', name: 'ConcurrentExecutions', namespace: 'AWS/Lambda', dimensions: {}, points: series(START, 120, step(89, 60, 1000)) }] : []),
           { service: 'import', name: 'ConcurrentExecutions', dimensions: { FunctionName: 'import' }, points: series(START, 120, step(88, 0, 940)) },
         ],
       });
@@ -119,6 +119,11 @@ describe('a throttled service whose own demand did not surge was starved by a co
       expect(diagnosis.draft.rootCause.service).toBe('import');
       expect(diagnosis.draft.remediation.map((step) => step.action)).toContain('limit-traffic');
       expect(diagnosis.draft.remediation.some((step) => step.target === 'notify')).toBe(false);
+    });
+
+    it('is its own cause when nothing shows the account\'s pool full (a limit of its own caps it just as flat)', () => {
+      const diagnosis = diagnose(consumerEvidence((minute) => (minute < 90 ? 6 : 2), false));
+      expect(diagnosis.draft.rootCause.service).toBe('notify');
     });
 
     it('is its own cause when its own concurrency rose with its release', () => {
