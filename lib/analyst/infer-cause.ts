@@ -25,7 +25,7 @@ import { retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords } fro
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
-import { accountPoolRose, capacityBehind, clientToBlame, heldMechanisms, isSharedCapacity, isStarved, namesOwnFault, replicaSource, tenantsOf, type Held } from './load-source.ts';
+import { capacityBehind, clientToBlame, concurrencyRose, heldMechanisms, isSharedCapacity, isStarved, namesOwnFault, replicaSource, tenantsOf, type Held } from './load-source.ts';
 import { callersOf, dataSourcesOf, dependenciesOf, kindOf } from './service-map.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
@@ -353,7 +353,7 @@ const incidentFrom = (
     const throttledByLoaded = step > 0 && labelsAt(signals.filter((signal) => signal.service === loaded)).includes('throttling');
     const starved = holders.coTenants && labelsAt(rootSignals).includes('throttling') && !throttledByLoaded;
     // Over a change of its own, only the account's pool seen full says it was starved (not capped by a limit of its own).
-    const starvedDespiteChange = starved && accountPoolRose(board, root, rootSignals);
+    const starvedDespiteChange = starved && concurrencyRose(board, root, rootSignals, { accountWide: true });
     if ((suspectChange && !starvedDespiteChange) || holders.tenants.length === 0 || (step > 0 && !starved)) break;
     const culprit = clientToBlame(board, signals, root, (service) => (service === root && !Number.isFinite(onsetOf(service)) ? lagOnset : onsetOf(service)), holders.tenants);
     if (!culprit) break;

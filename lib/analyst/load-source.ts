@@ -352,23 +352,14 @@ const lockHolderWords = (board: EvidenceBoard, holder: string, database: string)
 const accountQuotaKinds = new Set(['lambda', 'apigateway']);
 
 /**
- * Whether `root`'s own concurrency rose. A measure published without the dimension that names a
- * resource (Lambda's ConcurrentExecutions with no FunctionName) is the whole account's, whichever
- * service it is filed under: its rise is the account's, not the root's.
+ * Whether a concurrency series filed under `root` rose: its own (`accountWide: false`) or the account's pool it draws on
+ * (`accountWide: true`). A measure published without the dimension that names a resource (Lambda's ConcurrentExecutions
+ * with no FunctionName) is the whole account's, whichever service it is filed under. A function capped by a limit of its
+ * own (reserved concurrency) is throttled with its own use flat too, while the account's pool has room.
  */
-const ownConcurrencyRose = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): boolean => {
-  const own = new Set(board.series.filter((series) => series.service === root && /concurren/i.test(series.name) && !isAccountWide(series)).map(seriesLabel));
-  return rootSignals.some((signal) => (signal.kind === 'metric' || signal.kind === 'trend') && signal.substantial && own.has(signal.text));
-};
-
-/**
- * Whether the account's pool `root` draws on filled: a concurrency series filed under it but
- * published for the whole account rose. A function capped by a limit of its own (reserved
- * concurrency) is throttled with its own use flat too, while the account's pool has room.
- */
-export const accountPoolRose = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): boolean => {
-  const accountWide = new Set(board.series.filter((series) => series.service === root && /concurren/i.test(series.name) && isAccountWide(series)).map(seriesLabel));
-  return rootSignals.some((signal) => (signal.kind === 'metric' || signal.kind === 'trend') && signal.substantial && accountWide.has(signal.text));
+export const concurrencyRose = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[], { accountWide }: { accountWide: boolean }): boolean => {
+  const labels = new Set(board.series.filter((series) => series.service === root && /concurren/i.test(series.name) && isAccountWide(series) === accountWide).map(seriesLabel));
+  return rootSignals.some((signal) => (signal.kind === 'metric' || signal.kind === 'trend') && signal.substantial && labels.has(signal.text));
 };
 
 /**
@@ -392,7 +383,7 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
   // A pool the map connects to nothing (an account's concurrency, a quota) is held by whoever reports the same measure of it.
   if (!loadKinds.has(kind) && kind !== '' && unconnected(board, root)) return { tenants: sharersOf(board, root), coTenants: false };
   const throttled = labelsAt(rootSignals).includes('throttling');
-  const ownSurge = rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial) || ownConcurrencyRose(board, root, rootSignals);
+  const ownSurge = rootSignals.some((signal) => signal.kind === 'demand' && signal.substantial) || concurrencyRose(board, root, rootSignals, { accountWide: false });
   if (!accountQuotaKinds.has(kind) || !throttled || ownSurge) return { tenants: [], coTenants: false };
   return { tenants: (board.services ?? []).filter((node) => node.kind === kind && node.name !== root).map((node) => node.name), coTenants: true };
 };

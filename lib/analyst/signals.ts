@@ -376,7 +376,11 @@ const removedBefore = (board: EvidenceBoard, series: EvidenceBoard['series'][num
 export const isAccountWide = (series: EvidenceBoard['series'][number]): boolean => series.dimensions !== undefined && Object.keys(series.dimensions).length === 0;
 
 /** How a metric signal names its series: the metric and its dimension values. */
-export const seriesLabel = (series: EvidenceBoard['series'][number]): string => `${series.name}${series.dimensions ? ` ${Object.values(series.dimensions).join('/')}` : ''}`;
+/** A series' name with what it measures: its dimensions' values, or the whole account's when published without any. */
+export const seriesLabel = (series: EvidenceBoard['series'][number]): string => {
+  if (!series.dimensions) return series.name;
+  return isAccountWide(series) ? `${series.name} (account-wide)` : `${series.name} ${Object.values(series.dimensions).join('/')}`;
+};
 
 const metricSignals = (board: EvidenceBoard): Signal[] => {
   const spans = new Map([...new Set(board.series.map((series) => series.service))].map((service) => [service, spanOf(board.series.filter((series) => series.service === service))]));
