@@ -177,7 +177,8 @@ const GREW_FACTOR = 1;
 /**
  * The resource's own account of who loads or holds it. A measure of it broken down by client (a
  * dimension whose value is a client's name: connections by application, requests by caller) that
- * at least doubled names that client, from when its share began to grow. A database's account of
+ * at least doubled names that client, from when its share began to grow, as does its own log's count
+ * of what each user holds (clientCountedByResource). A database's account of
  * its heaviest work (a top-SQL or slow-query line) names a statement; the one client whose own logs
  * issue the same statement (verb and table) is the one loading it.
  */
@@ -191,6 +192,8 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
       }),
   );
   if (new Set(grown.map((item) => item.service)).size === 1) return grown[0];
+  const counted = clientCountedByResource(board, resource, clients);
+  if (counted) return counted;
   const holder = lockHolderNamedBy(board, resource, clients) ?? slotHolderOf(board, resource, clients);
   if (holder) return holder;
   const user = slowQueryUserNamedBy(board, resource, clients);
@@ -215,6 +218,32 @@ const accessWords = new Set(['ro', 'rw', 'readonly', 'read', 'write', 'app', 'us
 const userNamesClient = (user: string, client: string): boolean => {
   const own = wordsOf(user).filter((word) => !accessWords.has(word));
   return own.length > 0 && own.every((word) => wordsOf(client).includes(word));
+};
+
+/** One count in a resource's breakdown by user: `courier_dispatch=600`. */
+const countOfUser = /\b([A-Za-z][\w.-]*)=(\d+)\b/g;
+
+/**
+ * The client whose count in the resource's own breakdown by user (a line of `user=count` pairs:
+ * connections held per database user, sessions per application) at least doubled, when it is the
+ * only one: the resource names who took what it ran out of, from the first count that shows it.
+ */
+const clientCountedByResource = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since: number } | undefined => {
+  const readings = new Map<string, { at: number; count: number }[]>();
+  for (const line of board.logs.filter((candidate) => candidate.service === resource)) {
+    const pairs = [...line.message.matchAll(countOfUser)];
+    if (pairs.length < 2) continue;
+    for (const client of clients) {
+      const pair = pairs.find(([, user]) => userNamesClient(user!, client));
+      if (pair) readings.set(client, [...(readings.get(client) ?? []), { at: line.at, count: Number(pair[2]) }]);
+    }
+  }
+  const grown = [...readings].flatMap(([service, counts]) => {
+    const first = counts[0]!.count;
+    const grew = counts.find((reading) => first > 0 && reading.count >= (1 + GREW_FACTOR) * first);
+    return grew ? [{ service, since: grew.at }] : [];
+  });
+  return grown.length === 1 ? grown[0] : undefined;
 };
 
 /** MySQL's slow query log names who ran each statement it records: `# User@Host: insights_ro[insights_ro] @ [10.0.0.1]`. */
