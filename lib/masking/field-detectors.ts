@@ -134,6 +134,17 @@ const accountValue: Detector = {
   handle: (match, context) => context.placeholder(PlaceholderType.account, match.text),
 };
 
+const balancerSourceAccount: Detector = {
+  id: 'balancerSource',
+  placement: 'anywhere',
+  wholeValue: true,
+  // WAF logs name the load balancer a request came through by account and balancer:
+  // `"httpSourceId": "123456789012-app/orders-alb/50dc6c495c0c9188"`. Only twelve digits that start a
+  // token and run into `-app/` or `-net/`.
+  source: String.raw`\d(?<![A-Za-z0-9_]\d)(?=\d{11}-(?:app|net)\/)\d{11}`,
+  handle: (match, context) => context.placeholder(PlaceholderType.account, match.text),
+};
+
 const bucketInProse: Detector = {
   id: 'bucketProse',
   placement: 'punctuatedWord',
@@ -157,5 +168,5 @@ const quotedUserInProse: Detector = {
   },
 };
 
-export const fieldDetectors: readonly Detector[] = [fieldValue, flagValue, accountValue];
+export const fieldDetectors: readonly Detector[] = [fieldValue, flagValue, accountValue, balancerSourceAccount];
 export const proseFieldDetectors: readonly Detector[] = [bucketInProse, quotedUserInProse];

@@ -86,6 +86,18 @@ describe('AWS identifiers', () => {
   });
 });
 
+it('masks the account that starts a load balancer source id in a WAF log, and keeps the balancer', () => {
+  const masker = new Masker();
+  const line = JSON.stringify({ action: 'BLOCK', terminatingRuleId: 'rate-limit-per-ip', httpSourceName: 'ALB', httpSourceId: '893350126477-app/seatswap-public/5d9e1a27c3f40b86' });
+  const { masked, leaks } = masker.maskJsonForModel({ message: line });
+  expect(leaks).toEqual([]);
+  expect(JSON.stringify(masked)).not.toContain('893350126477');
+  expect(JSON.stringify(masked)).toContain('<ACCOUNT_1>-app/');
+  expect(masker.unmaskJson(masked)).toEqual({ message: line });
+  // An order number that runs into a word is no account.
+  expect(JSON.stringify(masker.maskJsonForModel({ message: 'order 202401151015-apple/2 shipped' }).masked)).toContain('202401151015-apple/2');
+});
+
 describe('AWS identifier look-alikes stay', () => {
   it.each([
     ['upper-case words and codes of fourteen characters', 'ENVIRONMENTVAR1 EXCEPTIONAL123 E1234567890123 ERRCONNREFUSED'],
