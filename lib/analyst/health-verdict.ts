@@ -43,7 +43,10 @@ import { iso, isFault, namesService, seriesLabel, severityOfLine, windowOf, type
  *   other callers keep being served and nothing that decides who gets in changed before; never a 5xx;
  * - brief spike recovered: for a page, a report or an unlisted alarm only, a spike at its service from
  *   about its onset that came back, with nothing substantial failing now;
- * - standing condition: in ALARM since a day before the evidence begins, nothing substantial new.
+ * - standing condition: in ALARM since a day before the evidence begins, nothing substantial new;
+ * - alarm redefined: its definition changed (PutMetricAlarm) within a week before it fired, and no
+ *   measure it watches was worse since the change than on some reading before it; on a count of
+ *   errors, no more error lines a period at its service than that count are then its usual ones.
  */
 
 /** Words that announce load or work as planned: a load test, a maintenance window, a recurring job. A scheduled scaling action only sets capacity: it announces no work. */
@@ -72,6 +75,8 @@ export interface Explanation {
   window?: { start: number; end: number };
   /** The principle that makes it benign (principles.ts). */
   principle: Principle;
+  /** For an alarm redefined on a count of errors at its usual level: as many error lines a period as it counted before are its usual ones. */
+  usualCount?: { most: number; periodMs: number };
 }
 
 export interface HealthVerdict {
@@ -501,6 +506,53 @@ const roomHeldSince = (watched: readonly Series[], ended: number): boolean => {
   });
 };
 
+/** How long after an alarm was redefined its firing is still read against the level before. */
+const REDEFINED_HORIZON_MS = 7 * DAY_MS;
+
+/** The latest change that redefined the alarm (CloudTrail's PutMetricAlarm naming it) before it fired. */
+const redefinitionOf = (board: EvidenceBoard, alarmName: string, since: number): Change | undefined =>
+  board.changes
+    .filter((change) => {
+      const said = `${change.summary} ${JSON.stringify(change.details ?? {})}`;
+      return change.at <= since && since - change.at <= REDEFINED_HORIZON_MS && /PutMetricAlarm/.test(said) && said.includes(alarmName);
+    })
+    .sort((a, b) => a.at - b.at)
+    .at(-1);
+
+/**
+ * An alarm redefined shortly before it fired (a threshold lowered, an evaluation shortened) on
+ * measures that were never worse since the redefinition than they had already been before it: what
+ * is new is the alarm, not the system. Every measure it watches must show that, on the readings of
+ * earlier days and further back the investigation fetched.
+ */
+const redefinedAlarm = (board: EvidenceBoard, alert: Alert, watched: readonly Series[]): Omit<Explanation, 'subject'> | undefined => {
+  if (alert.source !== 'alarm' || !alert.service || alert.since === undefined || watched.length === 0) return undefined;
+  const redefined = redefinitionOf(board, alert.name.replace(/^alarm /, ''), alert.since);
+  if (!redefined) return undefined;
+  // The new definition names the measure it watches (CloudTrail's request parameters, or the event read into the change's details).
+  const parameters = (redefined.details?.['requestParameters'] ?? redefined.details) as { metricName?: unknown } | undefined;
+  const metricName = parameters?.metricName;
+  const defined = watched.filter((candidate) => candidate.name === metricName);
+  const levels = (defined.length > 0 ? defined : watched).map((candidate) => {
+    const worse = meaningOf(candidate.name) === 'bad-down' ? -1 : 1;
+    const readings = [...recordOf(candidate), ...(candidate.history ?? [])].map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: worse * value }));
+    const since = readings.filter((reading) => reading.t >= redefined.at);
+    const breach = since.length > 0 ? Math.max(...since.map((reading) => reading.v)) : undefined;
+    const asBad = breach === undefined ? [] : readings.filter((reading) => reading.t < redefined.at && reading.v >= breach);
+    return { candidate, breach: worse * (breach ?? 0), asBad };
+  });
+  if (!levels.every(({ asBad }) => asBad.length > 0)) return undefined;
+  const shown = levels.map(({ candidate, breach, asBad }) => `${candidate.name} at ${round(breach)}, as high as on ${asBad.length} ${asBad.length === 1 ? 'reading' : 'readings'} before it`).join('; ');
+  const counted = levels.find(({ candidate }) => isEventCount(candidate.name) && measuresFailure(candidate.name) && candidate.periodSeconds);
+  return {
+    principle: 'alarm-redefined',
+    service: alert.service,
+    ref: redefined.ref,
+    ...(counted ? { usualCount: { most: counted.breach, periodMs: counted.candidate.periodSeconds! * 1000 } } : {}),
+    why: `the alarm was redefined at ${iso(redefined.at)} ("${quoteMessage(redefined.summary)}") and what it watches is at its usual level: ${shown}`,
+  };
+};
+
 /** Why an alert is benign, when the evidence at its service says so; `benign` are the signals already set aside. */
 const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signal[], benign: ReadonlyMap<Signal, Omit<Explanation, 'subject'>>, windowStart: number | undefined): Omit<Explanation, 'subject'> | undefined => {
   // Recovered needs the OK transition itself, after the alert began: an OK from before a new ALARM is history.
@@ -523,6 +575,8 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   const watched = watchedBy(board.series, alert);
   const recurring = recurringAlert(board.series, alert, watched, moving);
   if (recurring) return recurring;
+  const redefined = redefinedAlarm(board, alert, watched);
+  if (redefined) return redefined;
   const own = signals.filter((signal) => signal.service === alert.service && signal.kind !== 'alarm');
   // The alert's service shows something, and all of it is explained as benign: the explanation covers the alert,
   // provided that, when the alert's name says which measure it watches, that measure is among what is explained.
@@ -608,6 +662,18 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     const worthNaming = signal.substantial || (isFault(signal) && retiredExplanation(board, signal.service) !== undefined) || recurringExplanation(board.series, signal) !== undefined;
     if (worthNaming && !explained.some((item) => item.why === why.why)) explained.push({ subject: signal.description, ...why });
   }
+  // A redefined alarm on a count of errors at its usual level: the error lines at its service are what it counts, when there are
+  // no more of them a period than it counted.
+  const usualBreaches = alerts.filter((alert) => {
+    const usual = explained.find((item) => item.subject === alert.name && item.usualCount !== undefined)?.usualCount;
+    const lines = errorsAfterAlert(board, alert);
+    if (!usual || lines.length === 0) return false;
+    return lines.length <= usual.most * Math.max(1, Math.ceil((lines.at(-1)!.at - lines[0]!.at) / usual.periodMs));
+  });
+  for (const alert of usualBreaches) {
+    const why = explained.find((item) => item.subject === alert.name)!;
+    for (const signal of signals.filter((candidate) => candidate.service === alert.service && candidate.kind === 'errors' && candidate.at >= alert.since! - EVALUATION_SLACK_MS)) benignWhy.set(signal, why);
+  }
   const recoveredServices = new Set(explained.filter((item) => item.principle === 'alarm-recovered').map((item) => item.service));
   const harm = signals.filter(
     (signal) => isFault(signal) && signal.ongoing && signal.substantial && !benignWhy.has(signal) && !(recoveredServices.has(signal.service) && mostlyBack(board, signal)),
@@ -619,7 +685,7 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
   // An alarm back to OK has had its breach end: the errors of that breach are over, only those since the recovery count.
   const recoveredAt = (alert: Alert) => (explained.some((item) => item.subject === alert.name && item.principle === 'alarm-recovered') ? alert.recoveredAt : undefined);
   const errorLines = alerts
-    .filter((alert) => alert.source !== 'report' && !retiredServices.has(alert.service))
+    .filter((alert) => alert.source !== 'report' && !retiredServices.has(alert.service) && !usualBreaches.includes(alert))
     .flatMap((alert) => errorsAfterAlert(board, alert).filter((line) => line.at > (recoveredAt(alert) ?? Number.NEGATIVE_INFINITY)))
     .filter((line) => !inAnnouncedWindow(line));
   return {

@@ -17,6 +17,7 @@ export const principles = {
   'one-caller-refused': 'client errors one caller alone gets, while the others are served and nothing that decides who gets in changed, are that caller’s problem',
   'brief-spike-recovered': 'an alert whose measure spiked and came back, with nothing failing now, has recovered',
   'standing-condition': 'an alarm in ALARM since long before the evidence, with nothing new, is a standing condition',
+  'alarm-redefined': 'an alarm redefined shortly before it fired, on a measure no worse than it already was before the change, is the alarm’s news, not the system’s',
   'unexplained-alert-is-incident': 'an alert nothing benign explains is an incident, its cause undetermined and escalated when nothing names one',
 
   // Where the fault starts.
