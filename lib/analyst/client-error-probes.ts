@@ -1,3 +1,4 @@
+import { detectOnset } from '../analysis/onset.ts';
 import { pathOf, requestLine, statusOf } from './access-log.ts';
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { formatPlaceholder, PlaceholderType } from '../masking/placeholders.ts';
@@ -73,15 +74,37 @@ export const answeredRequestsNear = (board: EvidenceBoard, signal: Signal): { li
     .filter((item): item is { line: LogRecord; status: number } => item.status !== undefined);
 };
 
-/** Why a rise in client errors is automated probing rather than users being refused, if the request lines say so. */
+/** A web firewall's own record of a request it blocked (AWS WAF's log: `"action":"BLOCK"`). */
+const blockedRecord = /"action"\s*:\s*"BLOCK"/;
+
+/**
+ * The requests a firewall logged blocking from the signal's first period on, as refused ones: its
+ * own, or those it blocked in front of the signal's service (its `httpSourceId`, account-balancer,
+ * names the load balancer the service's measures name). With them, whether the firewall let the
+ * rest through: its count of allowed requests did not fall.
+ */
+const blockedAt = (board: EvidenceBoard, signal: Signal): { blocked: { line: LogRecord; status: number }[]; allowedOthers: boolean } => {
+  const ownIds = new Set(board.series.filter((series) => series.service === signal.service).flatMap((series) => Object.values(series.dimensions ?? {})));
+  const inFrontOf = (line: LogRecord) => line.service === signal.service || [...ownIds].some((id) => line.message.includes(`-${id}`));
+  const blocked = board.logs
+    .filter((line) => line.at >= signal.at - PERIOD_SLACK_MS && blockedRecord.test(line.message) && inFrontOf(line))
+    .map((line) => ({ line, status: 403 }));
+  const firewalls = new Set(blocked.map(({ line }) => line.service));
+  const allowed = board.series.filter((series) => firewalls.has(series.service) && /allowed/i.test(series.name));
+  const allowedOthers = allowed.length > 0 && allowed.every((series) => detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })))?.direction !== 'down');
+  return { blocked, allowedOthers };
+};
+
+/** Why a rise in client errors is automated probing rather than users being refused, if the request lines (or a firewall's own record of what it blocked) say so. */
 export const probingOf = (board: EvidenceBoard, signal: Signal): { principle: Principle; service: string; ref: string; why: string } | undefined => {
   const clientErrors = clientErrorSignal.test(signal.text) || (totalErrors.test(signal.text) && serverErrorsFlat(board, signal.service));
   if (!clientErrors || /5xx|\b5\d\d\b/i.test(signal.text)) return undefined;
-  const requests = answeredRequestsNear(board, signal);
+  const { blocked, allowedOthers } = blockedAt(board, signal);
+  const requests = [...answeredRequestsNear(board, signal), ...blocked];
   const refused = requests.filter(({ status }) => status >= 400 && status < 500);
   const scanners = scanningAddresses(refused);
   const probes = refused.filter(({ line }) => isProbe(line) || scanners.has(clientAddressOf(line.message) ?? ''));
-  const servedOthers = requests.some(({ line, status }) => status < 400 && !isProbe(line));
+  const servedOthers = allowedOthers || requests.some(({ line, status }) => status < 400 && !isProbe(line));
   if (refused.length < MIN_REFUSED || probes.length < PROBE_SHARE * refused.length || !servedOthers) return undefined;
   const example = probes[0]!.line;
   return {

@@ -137,12 +137,11 @@ const accountValue: Detector = {
 const balancerSourceAccount: Detector = {
   id: 'balancerSource',
   placement: 'anywhere',
-  wholeValue: true,
   // WAF logs name the load balancer a request came through by account and balancer:
   // `"httpSourceId": "123456789012-app/orders-alb/50dc6c495c0c9188"`. Only twelve digits that start a
-  // token and run into `-app/` or `-net/`.
-  source: String.raw`\d(?<![A-Za-z0-9_]\d)(?=\d{11}-(?:app|net)\/)\d{11}`,
-  handle: (match, context) => context.placeholder(PlaceholderType.account, match.text),
+  // token and run into `-app/` or `-net/`; the balancer after them is masked as it is anywhere else.
+  source: String.raw`\d(?<![A-Za-z0-9_]\d)(?=\d{11}-(?:app|net)\/)\d{11}-(?:app|net)\/[A-Za-z0-9-]+\/[0-9a-f]+`,
+  handle: (match, context) => `${context.placeholder(PlaceholderType.account, match.text.slice(0, 12))}-${context.rescan(match.text.slice(13))}`,
 };
 
 const bucketInProse: Detector = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { collectSignals } from '../../lib/analyst/signals.ts';
 import { meaningOf } from '../../lib/analyst/metric-semantics.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { at, boardFrom, series, sorted } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
 
@@ -156,6 +156,32 @@ describe('benign explanations set trouble aside', () => {
     const refused = Array.from({ length: 6 }, (_, index) => ({ service: 'site', timestamp: at(START, 80 + index * 5), level: 'INFO', message: `POST /v1/orders 429 2ms src=10.4.5.${index} ua="ShopApp/5.1"` }));
     const diagnosis = diagnose(boardFrom({ services: edge, alarms: alarm, metrics: [fourXx, requests], logs: [...refused, ...served] }));
     expect(diagnosis.draft.incident).toBe(true);
+  });
+
+  // AWS WAF's log of a request it blocked in front of the balancer, with the agent that sent it.
+  const wafBlock = (minute: number, agent: string) => ({
+    service: 'site-waf',
+    timestamp: at(START, minute),
+    level: 'INFO',
+    message: JSON.stringify({ action: 'BLOCK', terminatingRuleId: 'rate-limit-per-ip', httpSourceName: 'ALB', httpSourceId: '111122223333-app/site-public/5d9e1a27c3f40b86', httpRequest: { clientIp: '45.146.164.21', uri: `/events/${minute}/listings`, headers: [{ name: 'user-agent', value: agent }] } }),
+  });
+  const blockedAtEdge = (agent: string) => {
+    const withBalancer = (metric: typeof fourXx) => ({ ...metric, name: metric.name.replace('Target', 'ELB'), dimensions: { LoadBalancer: 'app/site-public/5d9e1a27c3f40b86' } });
+    const allowed = { service: 'site-waf', name: 'AllowedRequests', points: series(START, 120, (minute) => 5900 + (minute % 9) * 12) };
+    const blocked = { service: 'site-waf', name: 'BlockedRequests', points: series(START, 120, (minute) => (minute >= 80 ? 1700 : 1)) };
+    const services = [...edge, { name: 'site-waf', kind: 'other' }];
+    const alarms = [...alarm, { name: 'site-waf-blocked', service: 'site-waf', state: 'ALARM' as const, since: at(START, 84) }];
+    return boardFrom({ services, alarms, metrics: [withBalancer(fourXx), withBalancer(requests), allowed, blocked], logs: sorted([...Array.from({ length: 8 }, (_, index) => wafBlock(80 + index * 4, agent)), ...served]) });
+  };
+
+  it("a firewall's own record that the requests it blocked in front of the balancer came from a headless scraper explains the balancer's refusals and its own count, while it lets the rest through", () => {
+    const diagnosis = diagnose(blockedAtEdge('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/128.0.6613.84 Safari/537.36'));
+    expect(diagnosis.draft.incident).toBe(false);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/automated probing/);
+  });
+
+  it('the same blocks refusing an ordinary browser are an incident', () => {
+    expect(diagnose(blockedAtEdge('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15')).draft.incident).toBe(true);
   });
 
   const queueServices = [{ name: 'jobs', kind: 'sqs' }, { name: 'worker', kind: 'ecs', dependsOn: ['jobs'] }];
