@@ -29,7 +29,8 @@ export const causePatterns: readonly { category: RootCauseCategory; pattern: Reg
   // A value the code cannot handle (malformed, out of range, impossible, missing) is bad input; a null
   // dereference or a call on the wrong type is a defect in the code, which a release brings. A field
   // that is merely logged as null (a reference the peer never returned) says nothing about the data.
-  { category: 'deploy', label: 'code defect', pattern: /NullPointerException|null pointer|properties of (null|undefined)|TypeError|is not a function|undefined method|NoMethodError|ClassCastException|AttributeError|segmentation fault/i },
+  // Node's fetch reports a request that never got an answer as "TypeError: fetch failed" (its cause says why): no defect.
+  { category: 'deploy', label: 'code defect', pattern: /NullPointerException|null pointer|properties of (null|undefined)|TypeError(?!: fetch failed)|is not a function|undefined method|NoMethodError|ClassCastException|AttributeError|segmentation fault/i },
   { category: 'data', label: 'bad data', pattern: /corrupt|checksum|invalid (record|payload|data|message|json|time|date|value|format|input|character|enum)|malformed|deserializ|parse error|failed to parse|unparseable|cannot (parse|convert)|RangeError|out of range|schema (mismatch|violation)|\bNaN\b|mismatch|poison|unexpected null|constraint violation|duplicate key|negative (amount|total|price|quantity)|data integrity|inconsistent|\bis (empty|missing|blank)\b|duplicate|twice|double[- ]count/i },
   { category: 'infrastructure', label: 'AWS infrastructure', pattern: /volume ?queue|iowait|i\/o (stall|wait)|hung task|blocked for more than|disk (stall|latency)|availability zone|\bAZ\b|us-[a-z]+-\d[a-z]\b|EBS|volume (impaired|degraded)|hardware|host (retirement|degrad)|instance status check|system status check|impaired|AWS Health|service event|underlying host|degraded performance/i },
   // A task that cannot start because the image its definition names is not in the registry (deleted, expired, never pushed).
@@ -75,7 +76,21 @@ const modifiedInPlace = /in[- ]place|"action":\s*"modify"|\bmodif(y|ied)\b|\bupd
  * that modified resources in place wrote their settings (a queue's policy, a subscription's
  * attributes): a configuration change, however it was filed, and undone by reverting it.
  */
+/**
+ * CloudTrail events that only label a resource or watch it: tags, and DynamoDB's Contributor Insights
+ * (it samples which keys are used) change nothing the resource does. Access that tags govern fails
+ * with permission errors, which the policies that read them explain.
+ */
+const labelsOrWatchesOnly = /^(?:CloudTrail:? )?(?:CreateTags|DeleteTags|TagResource|UntagResource|AddTags\w*|RemoveTags\w*|UpdateContributorInsights)\b/;
+
+/** Whether a change only labels or watches what it touches (labelsOrWatchesOnly): it can break nothing. */
+export const onlyLabelsOrWatches = (change: Change): boolean => {
+  const eventName = change.details?.['eventName'];
+  return labelsOrWatchesOnly.test(typeof eventName === 'string' ? eventName : change.summary);
+};
+
 export const categoryOfChange = (change: Change): RootCauseCategory | undefined => {
+  if (onlyLabelsOrWatches(change)) return undefined;
   const text = `${change.summary} ${JSON.stringify(change.details ?? {})}`;
   if (change.kind === 'infrastructure' && codeApplied.test(text) && modifiedInPlace.test(text)) return 'config';
   return changeCategories[change.kind];

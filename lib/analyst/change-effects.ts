@@ -1,4 +1,4 @@
-import { causesIn } from './cause-signals.ts';
+import { causesIn, onlyLabelsOrWatches } from './cause-signals.ts';
 import type { Change } from './evidence-board.ts';
 import { timeoutSettingOf } from './lowered-setting.ts';
 import { labelsAt } from './mechanism.ts';
@@ -54,7 +54,7 @@ const settingEffects: readonly { label: string; pattern: RegExp }[] = [
 const configuringKinds = new Set(['config', 'feature-flag', 'iam', 'network', 'certificate', 'scaling', 'other']);
 
 export const failureKindsOfChange = (change: Change): Set<string> => {
-  if (!configuringKinds.has(change.kind)) return new Set();
+  if (!configuringKinds.has(change.kind) || onlyLabelsOrWatches(change)) return new Set();
   const text = `${change.summary} ${change.details ? JSON.stringify(change.details) : ''}`;
   return new Set([
     ...settingEffects.filter(({ pattern }) => pattern.test(text)).map(({ label }) => label),

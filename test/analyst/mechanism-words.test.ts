@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { causesIn } from '../../lib/analyst/cause-signals.ts';
-import { failureKindsIn } from '../../lib/analyst/change-effects.ts';
+import { categoryOfChange, causesIn } from '../../lib/analyst/cause-signals.ts';
+import { failureKindsIn, failureKindsOfChange } from '../../lib/analyst/change-effects.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { loweredBy } from '../../lib/analyst/lowered-setting.ts';
 import type { Signal } from '../../lib/analyst/signals.ts';
@@ -79,6 +79,27 @@ describe('what an error says about its cause', () => {
 
   it('a null dereference is a code defect, which a release brings, not bad data', () => {
     expect(causesIn('java.lang.NullPointerException: Cannot invoke "Tier.code()"')).toEqual([expect.objectContaining({ label: 'code defect', category: 'deploy' })]);
+  });
+
+  it("Node's fetch failing to get an answer is no code defect: its cause says what failed", () => {
+    const failedFetch = 'voltpay authorise failed: TypeError: fetch failed (cause: ConnectTimeoutError: Connect Timeout Error (attempted address: api.voltpay.io:443, timeout: 4500ms))';
+    expect(labels(failedFetch)).not.toContain('code defect');
+    expect(labels("TypeError: Cannot read properties of undefined (reading 'amount')")).toContain('code defect');
+    expect(labels('TypeError: fetchFailed is not a function')).toContain('code defect');
+  });
+
+  it('a change that only tags resources breaks nothing; a route deleted in the same apply can', () => {
+    const change = (summary: string, eventName: string) => ({ service: 'vpc', at: Date.parse(START), timestamp: START, kind: 'network', summary, ref: 'E3', details: { eventName } });
+    expect(categoryOfChange(change('CloudTrail CreateTags on rtb-0e5a1c7d (module_version=5.8.1)', 'CreateTags'))).toBeUndefined();
+    expect(categoryOfChange({ ...change('TagResource on orders-table by terraform', 'x'), details: {} })).toBeUndefined();
+    expect(categoryOfChange(change('CloudTrail DeleteRoute rtb-0e5a1c7d destination 0.0.0.0/0', 'DeleteRoute'))).toBe('network');
+  });
+
+  it("turning on a table's Contributor Insights only watches which keys are used: it throttles nothing, whatever its mode is called", () => {
+    const insights = { service: 'table', at: Date.parse(START), timestamp: START, kind: 'config', ref: 'E3', summary: 'Enabled CloudWatch Contributor Insights on table progress (mode ACCESSED_AND_THROTTLED_KEYS)', details: { eventName: 'UpdateContributorInsights' } };
+    expect(categoryOfChange(insights)).toBeUndefined();
+    expect(failureKindsOfChange(insights).size).toBe(0);
+    expect(failureKindsOfChange({ ...insights, summary: 'UpdateTable progress: BillingMode PAY_PER_REQUEST -> PROVISIONED, WriteCapacityUnits 100', details: { eventName: 'UpdateTable' } }).size).toBeGreaterThan(0);
   });
 
   it('a connection that never got through names the network, in the words of each stack', () => {
