@@ -341,6 +341,8 @@ const incidentFrom = (
   let heldOn: { resource: string; held: Held } | undefined;
   /** The resource whose own account of its load named the root as the client doing it. */
   let namedBy: string | undefined;
+  /** The one key the loaded table's top contributors name, when the root's load is all on it. */
+  let hotKey: string | undefined;
   let sharedQuotaWith: string | undefined;
   let loaded = root;
   // A client found loading a resource may itself be a throttled tenant of a quota whose own use did not rise (a queue's
@@ -373,6 +375,7 @@ const incidentFrom = (
       heldOn?.held === 'locks' && !culprit.change ? (latentSettingFor(board, root, new Set(['locks']), onsetOf(loaded)) ?? scheduleMovedInto(board, root, onsetOf(loaded))) : undefined;
     if (latentLocking) applied.push('latent-setting');
     namedBy = root === culprit.service && culprit.principle === 'resource-names-its-client' ? loaded : undefined;
+    hotKey = root === culprit.service ? culprit.hotKey : undefined;
     suspectChange = root === culprit.service ? (culprit.change ?? latentLocking) : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
     tiedByTimeOnly = culprit.principle === 'early-client-is-load' || culprit.principle === 'client-change-at-shared-resource';
     if (root !== culprit.service) break;
@@ -384,6 +387,7 @@ const incidentFrom = (
     runLoad = undefined;
     heldOn = undefined;
     namedBy = undefined;
+    hotKey = undefined;
   };
   // A service that cannot start tasks for want of addresses in its subnets is starved by the fleet that took them there.
   const addressHolder = addressHolderOf(board, [...chain, ...anomalies.map((anomaly) => anomaly.service)], signals);
@@ -492,6 +496,9 @@ const incidentFrom = (
     if (found?.label !== 'throttling' || !overload || loaded === root || sharedQuotaWith) return found;
     const demand = signals.filter((signal) => signal.service === loaded && signal.kind === 'demand' && signal.ongoing).sort((a, b) => b.strength - a.strength)[0];
     const rose = demand ? ` Its demand rose: ${demand.description}.` : '';
+    if (hotKey) {
+      return { ...found, words: `${root} writes to ${loaded} under one hot partition key, ${hotKey}: ${loaded}'s top contributors name that key, and a single partition takes only so much whatever the table's capacity, so ${loaded} throttles the requests on it.${rose}` };
+    }
     return { ...found, words: `${root} sends ${loaded} more than its capacity or rate limit takes, so ${loaded} throttles the requests of ${root} and of its other clients.${rose}` };
   };
   // The resource that named the client says how its work loads it (its queries scan): the client's own refusals are the symptom.
@@ -522,7 +529,7 @@ const incidentFrom = (
       ? { label: 'bad gateway', category: category.category, words: badGatewayWords(badGateway), principle: 'bad-gateway-at-target' }
       : eager && root === eager.queue
       ? { label: 'redrive', category: category.category, words: eagerRedriveWords(eager), principle: 'eager-redrive' }
-      : unhealthy && root === unhealthy.target
+      : unhealthy && (root === unhealthy.target || (root === unhealthy.balancer && unhealthy.change?.service === root))
       ? { label: 'failed health checks', category: category.category, words: unhealthyTargetsWords(unhealthy), principle: 'targets-fail-health-checks' }
       : repointed
       ? { label: 'wrong endpoint', category: category.category, words: repointedEndpointWords(repointed), principle: 'mechanism-wrong-endpoint' }

@@ -107,7 +107,7 @@ export const clientToBlame = (
   resource: string,
   onsetOf: (service: string) => number,
   clients: readonly string[],
-): { service: string; change?: Change; overload?: boolean; principle: Principle; runs?: RunLoad; holds?: Held } | undefined => {
+): { service: string; change?: Change; overload?: boolean; principle: Principle; runs?: RunLoad; holds?: Held; hotKey?: string } | undefined => {
   const resourceOnset = onsetOf(resource);
   // What the resource says about who uses it outranks what the clients that fail with it report.
   const named = clientNamedByResource(board, resource, clients);
@@ -116,7 +116,7 @@ export const clientToBlame = (
     const since = named.since ?? (Number.isFinite(troubleAtClients) ? troubleAtClients : resourceOnset);
     // A client holding what the others or the database need (locks, a replication slot's log) is not load: it holds it.
     const change = suspectChangeFor(board.changes, new Set([named.service]), since);
-    return { service: named.service, change, overload: named.holds === undefined, principle: 'resource-names-its-client', ...(named.holds ? { holds: named.holds } : {}) };
+    return { service: named.service, change, overload: named.holds === undefined, principle: 'resource-names-its-client', ...(named.holds ? { holds: named.holds } : {}), ...(named.hotKey ? { hotKey: named.hotKey } : {}) };
   }
   // A client whose every run the load follows, up at its start and down at its end, is that load, whenever the trouble was first seen.
   const runs = loadFollowsRuns(board, resource, clients);
@@ -182,7 +182,7 @@ const GREW_FACTOR = 1;
  * its heaviest work (a top-SQL or slow-query line) names a statement; the one client whose own logs
  * issue the same statement (verb and table) is the one loading it.
  */
-export const clientNamedByResource = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holds?: Held } | undefined => {
+export const clientNamedByResource = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holds?: Held; hotKey?: string } | undefined => {
   const grown = clients.flatMap((client) =>
     board.series
       .filter((series) => series.service === resource && Object.values(series.dimensions ?? {}).includes(client))
@@ -194,6 +194,8 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
   if (new Set(grown.map((item) => item.service)).size === 1) return grown[0];
   const counted = clientCountedByResource(board, resource, clients);
   if (counted) return counted;
+  const hotKeyWriter = clientWritingHotKey(board, resource, clients);
+  if (hotKeyWriter) return hotKeyWriter;
   const holder = lockHolderNamedBy(board, resource, clients) ?? slotHolderOf(board, resource, clients);
   if (holder) return holder;
   const user = slowQueryUserNamedBy(board, resource, clients);
@@ -244,6 +246,38 @@ const clientCountedByResource = (board: EvidenceBoard, resource: string, clients
     return grew ? [{ service, since: grew.at }] : [];
   });
   return grown.length === 1 ? grown[0] : undefined;
+};
+
+/** A key that rose to no more than this share of the hottest one is not hot with it. */
+const HOT_KEY_SHARE = 0.1;
+
+/** A key's stem: what every key of its kind shares (`CHALLENGE#` of `CHALLENGE#2026-05-14`), or the whole key when it has no parts. */
+const keyStem = (key: string): string => /^[^#|:]+[#|:]/.exec(key)?.[0] ?? key;
+
+/**
+ * The client that writes the key a table's own top-contributors measure (DynamoDB Contributor
+ * Insights: a `Contributor` dimension) names as the one that rose: a hot key, one partition taking
+ * more than a partition can while the table has room. Of the table's clients, the one whose logs or
+ * changes name that key, or keys of its kind, writes it; it is named when it is the only one.
+ */
+const clientWritingHotKey = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since: number; hotKey: string } | undefined => {
+  const risen = board.series
+    .filter((series) => series.service === resource && series.dimensions?.['Contributor'] !== undefined)
+    .flatMap((series) => {
+      const onset = detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+      return onset && onset.direction === 'up' && onset.relativeChange >= GREW_FACTOR ? [{ key: series.dimensions!['Contributor']!, since: onset.at, level: onset.level }] : [];
+    });
+  // One key far above every other that rose: a key of another kind alongside at a tenth of it is the usual spread.
+  const top = Math.max(...risen.map(({ level }) => level));
+  const hot = risen.filter(({ level }) => level > HOT_KEY_SHARE * top);
+  const stems = new Set(hot.map(({ key }) => keyStem(key)));
+  if (stems.size !== 1) return undefined;
+  const [stem] = stems;
+  const writers = clients.filter(
+    (client) => board.logs.some((line) => line.service === client && line.message.includes(stem!)) || board.changes.some((change) => change.service === client && `${change.summary} ${JSON.stringify(change.details ?? {})}`.includes(stem!)),
+  );
+  const hottest = hot.find(({ level }) => level === top)!;
+  return writers.length === 1 ? { service: writers[0]!, since: Math.min(...hot.map(({ since }) => since)), hotKey: hottest.key } : undefined;
 };
 
 /** MySQL's slow query log names who ran each statement it records: `# User@Host: insights_ro[insights_ro] @ [10.0.0.1]`. */

@@ -1,4 +1,5 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
+import { quoteMessage } from '../text/quote.ts';
 import { computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { SAME_TIME_MS, type Signal } from './signals.ts';
 
@@ -20,17 +21,22 @@ export interface UnhealthyTargets {
   change?: Change;
   /** The health check path the change moved, when it says so. */
   checkPath?: { from?: string; to: string };
+  /** The target's own account of a failed check (ECS: "is unhealthy in (target-group …) due to (reason …)"). */
+  failedCheck?: string;
 }
+
+/** A target reported out of its target group for failing the balancer's checks, and why. */
+const healthCheckFailure = /unhealthy in \(?target.?group|health checks? failed/i;
 
 const unhealthyHosts = /^UnHealthyHostCount\b/i;
 const healthyHosts = /^HealthyHostCount\b/i;
-/** A health check path as a change writes it: `health_check.path: ["/healthz", "/health/ready"]`, `HealthCheckPath: "/ready"`. */
-const checkPathSetting = /health.?check.?path\W{0,6}(?:\[\s*)?"([^"]+)"(?:\s*,\s*"([^"]+)")?/i;
+/** A health check path as a change writes it: `health_check.path: ["/healthz", "/health/ready"]` (from, to), `"healthCheckPath": "/ready"`. */
+const checkPathSetting = /health.?check.?path\W{0,6}?(?:\[\s*"(\/[^"]*)"\s*,\s*"(\/[^"]*)"|"(\/[^"]*)")/i;
 
 const checkPathOf = (change: Change): UnhealthyTargets['checkPath'] => {
   const found = checkPathSetting.exec(JSON.stringify(change.details ?? {}));
   if (!found) return undefined;
-  return found[2] ? { from: found[1]!, to: found[2] } : { to: found[1]! };
+  return found[2] ? { from: found[1]!, to: found[2] } : { to: found[3]! };
 };
 
 export const unhealthyTargetsOf = (board: EvidenceBoard, chain: readonly string[], current: readonly Signal[], changeWindowMs: number): UnhealthyTargets | undefined => {
@@ -52,16 +58,22 @@ export const unhealthyTargetsOf = (board: EvidenceBoard, chain: readonly string[
   const changed = board.changes
     .filter((change) => targets.includes(change.service) && change.at <= shown.at + SAME_TIME_MS && shown.at - change.at <= changeWindowMs)
     .sort((a, b) => b.at - a.at);
+  // A change of the balancer's own that moved the check path (its target group modified) fails every target at once.
+  const movedAtBalancer = board.changes
+    .filter((change) => change.service === balancer && change.at <= shown.at + SAME_TIME_MS && shown.at - change.at <= changeWindowMs && checkPathOf(change) !== undefined)
+    .sort((a, b) => b.at - a.at)[0];
   const target = changed[0]?.service ?? (targets.length === 1 ? targets[0] : undefined);
   if (!target) return undefined;
-  const change = changed.find((candidate) => candidate.service === target && (candidate.kind === 'deploy' || candidate.kind === 'config')) ?? changed[0];
+  const change = movedAtBalancer ?? changed.find((candidate) => candidate.service === target && (candidate.kind === 'deploy' || candidate.kind === 'config')) ?? changed[0];
   const checkPath = change && checkPathOf(change);
-  return { balancer, target, at: shown.at, shown, ...(change ? { change } : {}), ...(checkPath ? { checkPath } : {}) };
+  const failedCheck = board.logs.find((line) => line.service === target && line.at >= shown.at - changeWindowMs && healthCheckFailure.test(line.message));
+  return { balancer, target, at: shown.at, shown, ...(change ? { change } : {}), ...(checkPath ? { checkPath } : {}), ...(failedCheck ? { failedCheck: failedCheck.message } : {}) };
 };
 
 /** The mechanism, in plain words. */
-export const unhealthyTargetsWords = ({ balancer, target, shown, change, checkPath }: UnhealthyTargets): string => {
-  const moved = checkPath ? ` Its change moved the health check path ${checkPath.from ? `from ${checkPath.from} ` : ''}to ${checkPath.to}: a path the target does not serve fails every check.` : '';
-  const by = change ? `, since its ${change.kind} change ("${change.summary}")` : '';
-  return `${target}'s tasks fail ${balancer}'s health checks${by}: ${shown.description}. With no healthy target left to send them to, ${balancer} answers requests 503 itself.${moved}`;
+export const unhealthyTargetsWords = ({ balancer, target, shown, change, checkPath, failedCheck }: UnhealthyTargets): string => {
+  const moved = checkPath ? ` ${change?.service === balancer ? `${balancer}'s` : 'Its'} change moved the health check path ${checkPath.from ? `from ${checkPath.from} ` : ''}to ${checkPath.to}: a path the target does not serve fails every check.` : '';
+  const by = change ? `, since ${change.service === balancer ? `${balancer}'s` : 'its'} ${change.kind} change ("${change.summary}")` : '';
+  const reported = failedCheck ? ` ${target} reports: "${quoteMessage(failedCheck, 200)}".` : '';
+  return `${target}'s tasks fail ${balancer}'s health checks${by}: ${shown.description}. With no healthy target left to send them to, ${balancer} answers requests 503 itself.${moved}${reported}`;
 };

@@ -40,6 +40,36 @@ describe('a load balancer whose targets fail its health checks', () => {
     expect(diagnose(board({ plan: false })).draft.rootCause.summary).not.toContain('health check path');
   });
 
+  it("is the balancer's own change when its target group's check path was moved there: that change is named with the path, the target's own report quoted, and reverted", () => {
+    const modified = {
+      service: 'public-alb',
+      timestamp: at(START, 63),
+      kind: 'config',
+      summary: 'CloudTrail: ModifyTargetGroup lessons-tg',
+      details: { eventName: 'ModifyTargetGroup', requestParameters: { targetGroupArn: 'arn:aws:elasticloadbalancing:eu-west-1:111122223333:targetgroup/lessons-tg/9b3f62d1a0c4e857', healthCheckPath: '/health', healthCheckIntervalSeconds: 15 } },
+    };
+    const unhealthy = { service: 'lessons', timestamp: at(START, 65), level: 'INFO', message: '(service lessons) (task 397b885f) (port 3000) is unhealthy in (target-group lessons-tg) due to (reason Health checks failed with these codes: [404]).' };
+    const withChange = boardFrom({
+      brief: 'CloudWatch alarm "public-alb-5xx" is in ALARM',
+      services: [
+        { name: 'public-alb', kind: 'elb', dependsOn: ['lessons'] },
+        { name: 'lessons', kind: 'ecs' },
+      ],
+      alarms: [{ name: 'public-alb-5xx', service: 'public-alb', state: 'ALARM', since: at(START, 67) }],
+      changes: [modified],
+      metrics: [
+        { service: 'public-alb', name: 'UnHealthyHostCount', points: series(START, 100, step(64, 0, 6)) },
+        { service: 'public-alb', name: 'HTTPCode_ELB_5XX_Count', points: series(START, 100, step(64, 0, 1700)) },
+      ],
+      logs: [unhealthy],
+    });
+    const { draft } = diagnose(withChange);
+    expect(draft.rootCause.service).toBe('public-alb');
+    expect(draft.rootCause.summary).toContain("public-alb's change moved the health check path to /health");
+    expect(draft.rootCause.summary).toContain('Health checks failed with these codes: [404]');
+    expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toContain('revert-config public-alb');
+  });
+
   it('is not read from 5xx alone: without hosts failing its checks the balancer\'s own change stays the suspect', () => {
     expect(diagnose(board({ healthy: false })).principles).not.toContain('targets-fail-health-checks');
   });
