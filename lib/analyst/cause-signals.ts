@@ -71,12 +71,6 @@ const codeApplied = /terraform apply|cloudformation|update_complete|cdk deploy|p
 const modifiedInPlace = /in[- ]place|"action":\s*"modify"|\bmodif(y|ied)\b|\bupdated\b/i;
 
 /**
- * A change of this kind, just before the trouble, is a cause of this category. Scaling is left out:
- * it is almost always the platform reacting to the trouble, not causing it. Infrastructure as code
- * that modified resources in place wrote their settings (a queue's policy, a subscription's
- * attributes): a configuration change, however it was filed, and undone by reverting it.
- */
-/**
  * CloudTrail events that only label a resource or watch it: tags, and DynamoDB's Contributor Insights
  * (it samples which keys are used) change nothing the resource does. Access that tags govern fails
  * with permission errors, which the policies that read them explain.
@@ -89,6 +83,12 @@ export const onlyLabelsOrWatches = (change: Change): boolean => {
   return labelsOrWatchesOnly.test(typeof eventName === 'string' ? eventName : change.summary);
 };
 
+/**
+ * A change of this kind, just before the trouble, is a cause of this category. Scaling is left out:
+ * it is almost always the platform reacting to the trouble, not causing it. Infrastructure as code
+ * that modified resources in place wrote their settings (a queue's policy, a subscription's
+ * attributes): a configuration change, however it was filed, and undone by reverting it.
+ */
 export const categoryOfChange = (change: Change): RootCauseCategory | undefined => {
   if (onlyLabelsOrWatches(change)) return undefined;
   const text = `${change.summary} ${JSON.stringify(change.details ?? {})}`;

@@ -662,16 +662,16 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     const worthNaming = signal.substantial || (isFault(signal) && retiredExplanation(board, signal.service) !== undefined) || recurringExplanation(board.series, signal) !== undefined;
     if (worthNaming && !explained.some((item) => item.why === why.why)) explained.push({ subject: signal.description, ...why });
   }
+  const linesAfter = new Map(alerts.map((alert) => [alert, errorsAfterAlert(board, alert)]));
   // A redefined alarm on a count of errors at its usual level: the error lines at its service are what it counts, when there are
   // no more of them a period than it counted.
-  const usualBreaches = alerts.filter((alert) => {
-    const usual = explained.find((item) => item.subject === alert.name && item.usualCount !== undefined)?.usualCount;
-    const lines = errorsAfterAlert(board, alert);
-    if (!usual || lines.length === 0) return false;
-    return lines.length <= usual.most * Math.max(1, Math.ceil((lines.at(-1)!.at - lines[0]!.at) / usual.periodMs));
-  });
-  for (const alert of usualBreaches) {
-    const why = explained.find((item) => item.subject === alert.name)!;
+  const usualBreaches = new Set<Alert>();
+  for (const alert of alerts) {
+    const why = explained.find((item) => item.subject === alert.name && item.usualCount !== undefined);
+    const lines = linesAfter.get(alert)!;
+    if (!why?.usualCount || lines.length === 0) continue;
+    if (lines.length > why.usualCount.most * Math.max(1, Math.ceil((lines.at(-1)!.at - lines[0]!.at) / why.usualCount.periodMs))) continue;
+    usualBreaches.add(alert);
     for (const signal of signals.filter((candidate) => candidate.service === alert.service && candidate.kind === 'errors' && candidate.at >= alert.since! - EVALUATION_SLACK_MS)) benignWhy.set(signal, why);
   }
   const recoveredServices = new Set(explained.filter((item) => item.principle === 'alarm-recovered').map((item) => item.service));
@@ -685,8 +685,8 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
   // An alarm back to OK has had its breach end: the errors of that breach are over, only those since the recovery count.
   const recoveredAt = (alert: Alert) => (explained.some((item) => item.subject === alert.name && item.principle === 'alarm-recovered') ? alert.recoveredAt : undefined);
   const errorLines = alerts
-    .filter((alert) => alert.source !== 'report' && !retiredServices.has(alert.service) && !usualBreaches.includes(alert))
-    .flatMap((alert) => errorsAfterAlert(board, alert).filter((line) => line.at > (recoveredAt(alert) ?? Number.NEGATIVE_INFINITY)))
+    .filter((alert) => alert.source !== 'report' && !retiredServices.has(alert.service) && !usualBreaches.has(alert))
+    .flatMap((alert) => linesAfter.get(alert)!.filter((line) => line.at > (recoveredAt(alert) ?? Number.NEGATIVE_INFINITY)))
     .filter((line) => !inAnnouncedWindow(line));
   return {
     healthy: harm.length === 0 && unexplained.length === 0 && errorLines.length === 0,

@@ -375,8 +375,7 @@ const removedBefore = (board: EvidenceBoard, series: EvidenceBoard['series'][num
 /** A series published with no dimensions at all is the account's total for its metric, not any one resource's. */
 export const isAccountWide = (series: EvidenceBoard['series'][number]): boolean => series.dimensions !== undefined && Object.keys(series.dimensions).length === 0;
 
-/** How a metric signal names its series: the metric and its dimension values. */
-/** A series' name with what it measures: its dimensions' values, or the whole account's when published without any. */
+/** How a metric signal names its series: the metric and its dimension values, or the whole account's when published without any. */
 export const seriesLabel = (series: EvidenceBoard['series'][number]): string => {
   if (!series.dimensions) return series.name;
   return isAccountWide(series) ? `${series.name} (account-wide)` : `${series.name} ${Object.values(series.dimensions).join('/')}`;

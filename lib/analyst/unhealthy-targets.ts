@@ -72,8 +72,9 @@ export const unhealthyTargetsOf = (board: EvidenceBoard, chain: readonly string[
 
 /** The mechanism, in plain words. */
 export const unhealthyTargetsWords = ({ balancer, target, shown, change, checkPath, failedCheck }: UnhealthyTargets): string => {
-  const moved = checkPath ? ` ${change?.service === balancer ? `${balancer}'s` : 'Its'} change moved the health check path ${checkPath.from ? `from ${checkPath.from} ` : ''}to ${checkPath.to}: a path the target does not serve fails every check.` : '';
-  const by = change ? `, since ${change.service === balancer ? `${balancer}'s` : 'its'} ${change.kind} change ("${change.summary}")` : '';
+  const whose = change?.service === balancer ? `${balancer}'s` : 'its';
+  const moved = checkPath ? ` ${whose === 'its' ? 'Its' : whose} change moved the health check path ${checkPath.from ? `from ${checkPath.from} ` : ''}to ${checkPath.to}: a path the target does not serve fails every check.` : '';
+  const by = change ? `, since ${whose} ${change.kind} change ("${change.summary}")` : '';
   const reported = failedCheck ? ` ${target} reports: "${quoteMessage(failedCheck, 200)}".` : '';
   return `${target}'s tasks fail ${balancer}'s health checks${by}: ${shown.description}. With no healthy target left to send them to, ${balancer} answers requests 503 itself.${moved}${reported}`;
 };
