@@ -1,6 +1,6 @@
 import type { EvidenceBoard } from './evidence-board.ts';
 import { callersOf, dependenciesOf } from './service-map.ts';
-import { SAME_TIME_MS, type Signal } from './signals.ts';
+import { SAME_TIME_MS, severityOfLine, type Signal } from './signals.ts';
 
 /**
  * Bad data is the fault of whoever wrote it first. A consumer that cannot read a record from a
@@ -32,17 +32,32 @@ export const upstreamWriters = (board: EvidenceBoard, reader: string): string[] 
 
 const identifiersIn = (text: string): Set<string> => new Set(text.match(identifier) ?? []);
 
+/**
+ * The items the consumer failed on: identifiers in its lines from the first failure on. Where its
+ * failing lines name items its successful lines also name (a tenant, a batch), those name a group of
+ * records, not the bad one; the rest of what the failing lines name is the record, if any is left.
+ */
+const itemsFailedOn = (board: EvidenceBoard, consumer: string, firstFailure: number): Set<string> => {
+  const since = board.logs.filter((line) => line.service === consumer && line.at >= firstFailure - SAME_TIME_MS);
+  const failing = since.filter((line) => severityOfLine(line) >= 3 && unreadable.test(line.message)).flatMap((line) => [...identifiersIn(line.message)]);
+  const succeeded = new Set(board.logs.filter((line) => line.service === consumer && severityOfLine(line) < 2).flatMap((line) => [...identifiersIn(line.message)]));
+  const ownRecord = failing.filter((token) => !succeeded.has(token));
+  return ownRecord.length > 0 ? new Set(ownRecord) : new Set(since.flatMap((line) => [...identifiersIn(line.message)]));
+};
+
+/** A writer's token names the item, or the item is one part of what it names (`upl_9f31` for `upl_9f31-row-37`). */
+const namesItem = (token: string, items: ReadonlySet<string>): boolean =>
+  items.has(token) || [...items].some((item) => item.startsWith(`${token}-`) || item.startsWith(`${token}_`));
+
 export const producerOfBadData = (board: EvidenceBoard, consumer: string, current: readonly Signal[]): { service: string; wroteAt: number; readAt: number } | undefined => {
   const failures = current.filter((signal) => signal.service === consumer && signal.kind === 'errors' && unreadable.test(signal.text));
   if (failures.length === 0) return undefined;
   const firstFailure = Math.min(...failures.map((signal) => signal.at));
-  const items = new Set(
-    board.logs.filter((line) => line.service === consumer && line.at >= firstFailure - SAME_TIME_MS).flatMap((line) => [...identifiersIn(line.message)]),
-  );
+  const items = itemsFailedOn(board, consumer, firstFailure);
   if (items.size === 0) return undefined;
   // The record was written before it was read: only what a writer logged by the first failure counts.
   const firstWrite = (writer: string) =>
-    Math.min(...board.logs.filter((line) => line.service === writer && line.at <= firstFailure && [...identifiersIn(line.message)].some((token) => items.has(token))).map((line) => line.at));
+    Math.min(...board.logs.filter((line) => line.service === writer && line.at <= firstFailure && [...identifiersIn(line.message)].some((token) => namesItem(token, items))).map((line) => line.at));
   const wrote = upstreamWriters(board, consumer).filter((writer) => Number.isFinite(firstWrite(writer)));
   // Whoever wrote the item first put it there; those after it passed it on.
   const first = Math.min(...wrote.map(firstWrite));

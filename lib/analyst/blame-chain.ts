@@ -58,11 +58,13 @@ export const blameChainTraced = (
     };
     const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && showsOwnFault(current, callee));
     const namesOwn = (callee: string) => namesOwnFault(board, current.filter((signal) => signal.service === callee), callee, onsetOf(node));
-    // A service failing on a defect of its own code (a TypeError, a null dereference), or killed for the memory it uses, fails by itself.
+    // A service failing on a defect of its own code (a TypeError, a null dereference), killed for the memory it uses, or
+    // whose tasks find no host to run on, fails by itself, whatever it says about its callees.
     const defects = current.filter(
       (signal) =>
         signal.service === node &&
-        ((signal.kind === 'errors' && signal.substantial && causesIn(signal.text).some((hit) => hit.label === 'code defect')) || (signal.kind !== 'mentioned' && ownMemoryKill.test(signal.text))),
+        ((signal.kind === 'errors' && signal.substantial && causesIn(signal.text).some((hit) => hit.label === 'code defect')) ||
+          (signal.kind !== 'mentioned' && (ownMemoryKill.test(signal.text) || causesIn(signal.text).some((hit) => hit.label === 'placement')))),
     );
     const ownDefect = defects.length > 0;
     const ownDefectAt = Math.min(...defects.map((signal) => signal.at));

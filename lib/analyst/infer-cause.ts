@@ -5,6 +5,11 @@ import { categoryTraced } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn, failureKindsSaid } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
+import { capacityCutAt } from './lowered-setting.ts';
+import { resizedHostsOf, resizedHostsWords } from './hosts-resized.ts';
+import { timedOutIntegrationOf, timedOutIntegrationWords } from './integration-timeout.ts';
+import { oversizedPayloadOf, oversizedPayloadWords, type OversizedPayload } from './oversized-payload.ts';
+import { failedRotationCategory, failedRotationOf, failedRotationWords, type FailedRotation } from './failed-rotation.ts';
 import { shiftedValueOf, shiftedValueWords, type ShiftedValue } from './shifted-value.ts';
 import { blameChainTraced } from './blame-chain.ts';
 import { handlerBehind } from './work-handler.ts';
@@ -76,6 +81,10 @@ export interface IncidentCause {
   staleView?: StaleView;
   /** A change at the root that sent its clients' writes to a read-only server. */
   repointed?: RepointedEndpoint;
+  /** The root made a payload that grew past what a resource along its callers accepts (oversized-payload.ts). */
+  oversized?: OversizedPayload;
+  /** The root is a secret's rotation function that failed half way (failed-rotation.ts). */
+  failedRotation?: FailedRotation;
   /** The root is a queue whose visibility timeout its consumer's processing outlasts. */
   outlastedVisibility?: OutlastedVisibility;
   /** A routing change moved traffic onto the root, which was not scaled for it (routed-load.ts). */
@@ -211,6 +220,12 @@ const incidentFrom = (
     chain.push(unhealthy.target);
     applied.push('targets-fail-health-checks');
   }
+  // A gateway that gave up waiting for its integration shows the symptom; the backend that ran past the gateway's limit is where the time goes.
+  const timedOut = badGateway || unhealthy ? undefined : chain.map((link) => timedOutIntegrationOf(board, link)).find((found) => found !== undefined);
+  if (timedOut) {
+    chain.splice(chain.indexOf(timedOut.gateway) + 1, chain.length, timedOut.backend);
+    applied.push('integration-timed-out');
+  }
   // A service refused for want of a capacity it shares shows the symptom; the capacity, and who took it, is the cause.
   const capacity = capacityBehind(board, chain.at(-1)!, signals);
   if (capacity && !chain.includes(capacity)) {
@@ -282,6 +297,18 @@ const incidentFrom = (
   if (endedCleanRun) {
     suspectChange = endedCleanRun;
     applied.push('change-ended-clean-run');
+  }
+  // A capacity lowered days before, which the load has now run into, is the change behind the trouble (not the load that reached it).
+  const ceilingCut = suspectChange || loadedByRuns ? undefined : capacityCutAt(board, root, datedOnset(root));
+  if (ceilingCut) {
+    applied.push('capacity-cut');
+    suspectChange = ceilingCut;
+  }
+  // Hosts redefined to a smaller size leave tasks unplaced at the next scale-out that needs the room.
+  const resizedHosts = suspectChange || loadedByRuns ? undefined : resizedHostsOf(board, root, current, datedOnset(root));
+  if (resizedHosts) {
+    applied.push('hosts-resized');
+    suspectChange = resizedHosts.change;
   }
   // A setting changed at the root days ago whose only effect is the failure the root shows waited for its condition.
   const latent = suspectChange || loadedByRuns ? undefined : latentSettingAt(board, root, current, datedOnset(root));
@@ -451,6 +478,25 @@ const incidentFrom = (
     suspectChange = suspectChangeFor(board.changes, new Set([writer.service]), writer.wroteAt) ?? suspectChangeFor(board.changes, new Set([writer.service]), writer.readAt);
   }
 
+  // Credentials refused after a rotation function stopped half way: the function is the cause, not its secret or the clients refused.
+  const failedRotation = failedRotationOf(board);
+  const rotationTouches = (rotator: string) => new Set([...dependenciesOf(board, rotator), ...dependenciesOf(board, rotator).flatMap((used) => callersOf(board, used))]);
+  if (failedRotation && root !== failedRotation.rotator && rotationTouches(failedRotation.rotator).has(root)) {
+    applied.push('rotation-failed');
+    rootAt(failedRotation.rotator);
+    suspectChange = failedRotation.release;
+    overload = false;
+  }
+
+  // A resource refusing a payload for its size shows where the payload grew, along what it calls.
+  const oversized = chain.map((link) => oversizedPayloadOf(board, link)).find((found) => found !== undefined);
+  if (oversized) {
+    applied.push('payload-outgrew-limit');
+    rootAt(oversized.source);
+    suspectChange = oversized.change;
+    overload = false;
+  }
+
   // A value written an order of magnitude off fails nothing where it is read: whoever logged it first, before the trouble, wrote it.
   const shiftFound = writer ? undefined : shiftedValueOf(board);
   const shifted = shiftFound && shiftFound.at <= datedOnset(root) + SAME_TIME_MS && datedOnset(root) - shiftFound.at <= SHIFT_REACH_MS ? shiftFound : undefined;
@@ -474,7 +520,14 @@ const incidentFrom = (
   const repointed = foundByEffect && suspectChange?.service === root ? repointedEndpointOf(suspectChange, current, symptom) : undefined;
   const heldVisibility = outlasted && root === duplicatesStartAt(outlasted) ? outlasted : undefined;
   const routed = routedLoadOf(board, root, suspectChange, signals);
-  const category = heldVisibility ? { category: (heldVisibility.slowedBy && categoryOfChange(heldVisibility.slowedBy)) || 'config', principle: 'redelivered-messages' as const } : categoryTraced({
+  const rotationAtRoot = failedRotation && root === failedRotation.rotator ? failedRotation : undefined;
+  const category = heldVisibility
+    ? { category: (heldVisibility.slowedBy && categoryOfChange(heldVisibility.slowedBy)) || 'config', principle: 'redelivered-messages' as const }
+    : rotationAtRoot
+    ? { category: failedRotationCategory(rotationAtRoot), principle: 'rotation-failed' as const }
+    : timedOut?.workGrew && root === timedOut.backend
+    ? { category: 'data' as const, principle: 'integration-timed-out' as const }
+    : categoryTraced({
     board,
     root,
     rootSignals,
@@ -503,41 +556,31 @@ const incidentFrom = (
   };
   // The resource that named the client says how its work loads it (its queries scan): the client's own refusals are the symptom.
   const loadedAs = namedBy && root !== writer?.service ? mechanismOf(root, accountOf(board, namedBy), suspectChange, changeCategory) : undefined;
-  const found: Mechanism | undefined = shifted
-    ? { label: 'shifted value', category: category.category, words: shiftedValueWords(shifted), principle: 'value-shifted-at-writer' }
-    : heldVisibility
-    ? { label: 'redelivery', category: category.category, words: outlastedVisibilityWords(heldVisibility), principle: 'redelivered-messages' }
-    : heldStale
-    ? { label: 'stale view', category: category.category, words: staleViewWords(heldStale), principle: 'sole-failing-caller' }
-    : stale && root === stale.service && suspectChange === stale.change
-      ? { label: 'stale data', category: category.category, words: staleDataWords(stale), principle: 'stale-data-writer' }
-      : missingCache && root === missingCache.cache
-        ? { label: 'cache misses', category: category.category, words: missingCacheWords(missingCache), principle: 'cache-misses-are-load' }
-        : retrying && root === retrying.caller
-      ? { label: 'retries', category: category.category, words: retryWords(retrying), principle: 'retries-amplify' }
-      : unbacked && root === unbacked.caller
-      ? { label: 'retries', category: category.category, words: unbackedRetryWords(unbacked), principle: 'retries-amplify' }
-      : addressHolder && root === addressHolder.holder
-      ? { label: 'IP addresses', category: category.category, words: addressHolderWords(addressHolder), principle: 'addresses-held-by-co-tenant' }
-      : routed
-      ? { label: 'routed load', category: category.category, words: routedLoadWords(routed), principle: 'load-routed-by-change' }
-      : flood && root === flood.origin
-      ? { label: 'flood', category: category.category, words: floodWords(flood, flooded), principle: 'flood-from-upstream' }
-      : runLoad && root === runLoad.client
-      ? { label: 'runs', category: category.category, words: runLoadWords(runLoad), principle: 'load-follows-client-runs' }
-      : badGateway && root === badGateway.target
-      ? { label: 'bad gateway', category: category.category, words: badGatewayWords(badGateway), principle: 'bad-gateway-at-target' }
-      : eager && root === eager.queue
-      ? { label: 'redrive', category: category.category, words: eagerRedriveWords(eager), principle: 'eager-redrive' }
-      : unhealthy && (root === unhealthy.target || (root === unhealthy.balancer && unhealthy.change?.service === root))
-      ? { label: 'failed health checks', category: category.category, words: unhealthyTargetsWords(unhealthy), principle: 'targets-fail-health-checks' }
-      : repointed
-      ? { label: 'wrong endpoint', category: category.category, words: repointedEndpointWords(repointed), principle: 'mechanism-wrong-endpoint' }
-      : heldOn
-      ? { label: heldOn.held, category: category.category, words: heldMechanisms[heldOn.held].words(board, root, heldOn.resource), principle: heldMechanisms[heldOn.held].principle }
-      : loadedAs && !loadedAs.restatesChange
-      ? loadedAs
-      : overloadedThrottle(mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)));
+  const placedAtRoot = (label: string, words: string, principle: Principle): Mechanism => ({ label, category: category.category, words, principle });
+  // What the wider evidence found at the root names the mechanism, the first found first; failing all of them, the root's own evidence does.
+  const found: Mechanism | undefined =
+    (shifted && placedAtRoot('shifted value', shiftedValueWords(shifted), 'value-shifted-at-writer')) ||
+    (heldVisibility && placedAtRoot('redelivery', outlastedVisibilityWords(heldVisibility), 'redelivered-messages')) ||
+    (heldStale && placedAtRoot('stale view', staleViewWords(heldStale), 'sole-failing-caller')) ||
+    (stale && root === stale.service && suspectChange === stale.change && placedAtRoot('stale data', staleDataWords(stale), 'stale-data-writer')) ||
+    (missingCache && root === missingCache.cache && placedAtRoot('cache misses', missingCacheWords(missingCache), 'cache-misses-are-load')) ||
+    (retrying && root === retrying.caller && placedAtRoot('retries', retryWords(retrying), 'retries-amplify')) ||
+    (unbacked && root === unbacked.caller && placedAtRoot('retries', unbackedRetryWords(unbacked), 'retries-amplify')) ||
+    (addressHolder && root === addressHolder.holder && placedAtRoot('IP addresses', addressHolderWords(addressHolder), 'addresses-held-by-co-tenant')) ||
+    (routed && placedAtRoot('routed load', routedLoadWords(routed), 'load-routed-by-change')) ||
+    (flood && root === flood.origin && placedAtRoot('flood', floodWords(flood, flooded), 'flood-from-upstream')) ||
+    (runLoad && root === runLoad.client && placedAtRoot('runs', runLoadWords(runLoad), 'load-follows-client-runs')) ||
+    (badGateway && root === badGateway.target && placedAtRoot('bad gateway', badGatewayWords(badGateway), 'bad-gateway-at-target')) ||
+    (eager && root === eager.queue && placedAtRoot('redrive', eagerRedriveWords(eager), 'eager-redrive')) ||
+    (timedOut && root === timedOut.backend && placedAtRoot('timeout', timedOutIntegrationWords(timedOut), 'integration-timed-out')) ||
+    (oversized && root === oversized.source && placedAtRoot('payload size', oversizedPayloadWords(oversized), 'payload-outgrew-limit')) ||
+    (resizedHosts && root === resizedHosts.hosts && placedAtRoot('placement', resizedHostsWords(resizedHosts), 'hosts-resized')) ||
+    (rotationAtRoot && placedAtRoot('credentials', failedRotationWords(rotationAtRoot), 'rotation-failed')) ||
+    (unhealthy && (root === unhealthy.target || (root === unhealthy.balancer && unhealthy.change?.service === root)) && placedAtRoot('failed health checks', unhealthyTargetsWords(unhealthy), 'targets-fail-health-checks')) ||
+    (repointed && placedAtRoot('wrong endpoint', repointedEndpointWords(repointed), 'mechanism-wrong-endpoint')) ||
+    (heldOn && placedAtRoot(heldOn.held, heldMechanisms[heldOn.held].words(board, root, heldOn.resource), heldMechanisms[heldOn.held].principle)) ||
+    (loadedAs && !loadedAs.restatesChange && loadedAs) ||
+    overloadedThrottle(mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)));
   // A client refused with the others by a database whose connections it took, not by load of its own, is holding them.
   const leaked = found?.label === 'connections' && loaded !== root && !overload ? heldConnectionsWords(root, loaded, signals.filter((signal) => signal.service === loaded)) : undefined;
   const mechanism = leaked && found ? { ...found, words: leaked } : found;
@@ -577,6 +620,8 @@ const incidentFrom = (
     callerOfRoot,
     ...(heldStale ? { staleView: heldStale } : {}),
     ...(repointed ? { repointed } : {}),
+    ...(rotationAtRoot ? { failedRotation: rotationAtRoot } : {}),
+    ...(oversized && root === oversized.source ? { oversized } : {}),
     ...(heldVisibility ? { outlastedVisibility: heldVisibility } : {}),
     ...(routed ? { routedLoad: routed } : {}),
     ...(shifted ? { shiftedValue: shifted } : {}),

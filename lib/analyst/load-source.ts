@@ -53,6 +53,9 @@ export const namesOwnFault = (board: EvidenceBoard, own: readonly Signal[], serv
   labelsAt(own.filter((signal) => signal.kind !== 'mentioned' && signal.kind !== 'trace' && signal.kind !== 'alarm')).some((label) => ownFaults.has(label)) ||
   board.logs.some((line) => line.service === service && severityOf(line.level) >= severityOf('ERROR') && line.at <= by + SAME_TIME_MS && causesIn(line.message).some((hit) => ownFaults.has(hit.label)));
 
+/** The kinds of what a container service's tasks are placed on: its cluster's instances. */
+const hostKinds: ReadonlySet<string> = new Set(['ec2']);
+
 /** Labels that say a caller was refused for want of capacity behind it, not for a fault of its own. */
 const capacityRefusals = new Set(['throttling', 'connections']);
 
@@ -73,7 +76,11 @@ export const sharedCapacityOf = (board: EvidenceBoard, service: string): string[
  * the symptom. With several such resources, the one that shows trouble of its own.
  */
 export const capacityBehind = (board: EvidenceBoard, service: string, signals: readonly Signal[]): string | undefined => {
-  if (!isStarved(signals.filter((signal) => signal.service === service))) return undefined;
+  const own = signals.filter((signal) => signal.service === service);
+  // Tasks with no host to be placed on: the hosts they run on ran short, whatever the demand that asked for the tasks.
+  const hosts = dependenciesOf(board, service).filter((callee) => hostKinds.has(kindOf(board, callee) ?? ''));
+  if (labelsAt(own).includes('placement') && hosts.length === 1) return hosts[0];
+  if (!isStarved(own)) return undefined;
   const quota = accountQuotaNamedBy(board, service, signals);
   if (quota) return quota;
   const shared = sharedCapacityOf(board, service);

@@ -31,7 +31,7 @@ const ONSET_PERIOD_MS = 5 * 60_000;
 const CAPACITY_CUT_WINDOW_MS = 2 * 60 * 60_000;
 
 /** Words that say a change set a capacity: a count of tasks or instances, a provisioned or reserved amount, a concurrency. */
-const capacityWords = /capacity|desired.?count|instances?|tasks?(?![ _-]?def)|concurren|provisioned|replicas?|nodes?|WCU|RCU/i;
+const capacityWords = /capacity|desired.?count|instances?|tasks?(?![ _-]?def)|concurren|provisioned|replicas?|pods?\b|nodes?|WCU|RCU/i;
 
 /**
  * A change that lowered a capacity setting at `root` shortly before its trouble (a scheduled
@@ -42,7 +42,10 @@ export const capacityCutAt = (board: EvidenceBoard, root: string, onset: number)
   board.changes.find((change) => {
     const lowered = capacityLoweredBy(change.summary);
     if (change.service !== root || (change.kind !== 'scaling' && change.kind !== 'config') || change.at > onset + ONSET_PERIOD_MS || !capacityWords.test(change.summary) || !lowered) return false;
-    return onset - change.at <= CAPACITY_CUT_WINDOW_MS || scaledUpTo(board, root, Number(lowered.to.replace(/,/g, '')), change.at, onset);
+    if (onset - change.at <= CAPACITY_CUT_WINDOW_MS) return true;
+    // A summary may lower more than one number ("MinCapacity 2 -> 1, MaxCapacity 64 -> 16"): any of them may be the ceiling reached.
+    const ceilings = [lowered.to, ...numbersChanged(change.summary).filter(({ was, is }) => is < was).map(({ to }) => to)].map((to) => Number(to.replace(/,/g, '')));
+    return ceilings.some((ceiling) => scaledUpTo(board, root, ceiling, change.at, onset) || heldAtCeiling(board, root, ceiling, change.at, onset));
   });
 
 /**
@@ -53,8 +56,26 @@ const scaledUpTo = (board: EvidenceBoard, root: string, ceiling: number, from: n
   onset - from <= CEILING_WINDOW_MS &&
   board.changes.some((change) => change.service === root && change.kind === 'scaling' && change.at > from && change.at <= onset && numbersChanged(change.summary).some(({ was, is }) => is === ceiling && is > was));
 
-/** How long a lowered ceiling can wait for the load that reaches it: a week of daily peaks. */
-const CEILING_WINDOW_MS = 7 * 24 * 60 * 60_000;
+/** How long a lowered ceiling can wait for the load that reaches it: a week of daily peaks, or a weekly one. */
+const CEILING_WINDOW_MS = 8 * 24 * 60 * 60_000;
+
+/** Readings at the ceiling it takes to say a capacity stayed there, not passed through it. */
+const READINGS_AT_CEILING = 3;
+
+/**
+ * A capacity the platform reports itself (an Aurora Serverless writer's ACUs, a service's desired
+ * tasks) that stood at exactly the new ceiling around the trouble ran into it, however long after
+ * the cut that was.
+ */
+const heldAtCeiling = (board: EvidenceBoard, root: string, ceiling: number, from: number, onset: number): boolean =>
+  ceiling > 0 &&
+  onset - from <= CEILING_WINDOW_MS &&
+  board.series.some(
+    (series) =>
+      series.service === root &&
+      capacityWords.test(series.name) &&
+      series.points.filter(([at, value]) => Date.parse(at) > from && Date.parse(at) <= onset + CAPACITY_CUT_WINDOW_MS && value === ceiling).length >= READINGS_AT_CEILING,
+  );
 
 /** A setting of how long something waits before it gives up on a request (not how long a queued message stays hidden). */
 const timeoutSettingWords = /(?<!visibility.?)(idle.?timeout|timeout.?(seconds|ms|millis)|(read|request|connect|socket|response|gateway|client|upstream|proxy).?timeout|keep.?alive|deadline)/i;

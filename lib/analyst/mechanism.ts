@@ -3,12 +3,14 @@ import { causesIn } from './cause-signals.ts';
 import { capacityCutAt, capacityLoweredBy, loweredBy, timeoutSettingOf } from './lowered-setting.ts';
 import { scheduledActionBehind } from './scheduled-action.ts';
 import { severityOf } from '../analysis/log-templates.ts';
+import { detectOnset } from '../analysis/onset.ts';
+import { failedRotationOf } from './failed-rotation.ts';
 import type { Change, EvidenceBoard, Series } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
-import { computeKinds, kindOf, withSharedResourceUsers } from './service-map.ts';
-import { iso, neighboursOf, type Signal } from './signals.ts';
+import { computeKinds, dependenciesOf, kindOf, withSharedResourceUsers } from './service-map.ts';
+import { iso, neighboursOf, SAME_TIME_MS, type Signal } from './signals.ts';
 
 /**
  * How the fault works, in plain words, read from the evidence at the root: what ran out, what was
@@ -268,6 +270,8 @@ export interface PoisonRecord {
 }
 
 const streamArn = /:kinesis:|:kafka:/i;
+/** How a reader or writer of a FIFO queue speaks of it: its `.fifo` name, its message groups, its order. */
+const fifoWords = /MessageGroupId|\bmessage group\b|\w\.fifo\b|\bFIFO order\b/i;
 /** A field that names one record: a message or order id, a key, a sequence number or offset (not a request id, new on every attempt). */
 const recordIdentifier = /\b((?!request)\w*(?:id|key|sequence|seq|offset))[=:]\s*"?([\w.:-]{4,})/gi;
 const isCarrier = (board: EvidenceBoard, name: string): boolean => {
@@ -299,10 +303,10 @@ export const poisonRecordOf = (board: EvidenceBoard, cause: IncidentCause): Pois
   const reader = repeated[0]?.service;
   if (!reader) return undefined;
   const messages = repeated.map(({ message }) => message);
-  const near = new Set([...neighboursOf(board, cause.root), ...carriers]);
+  const near = new Set([...neighboursOf(board, cause.root), ...carriers, reader]);
   // The queue or stream between the writer and the reader that fails: where the record waits.
   const carrier = [...neighboursOf(board, reader)].find((name) => carriers.includes(name) && isCarrier(board, name));
-  const fifo = (board.services ?? []).some((node) => near.has(node.name) && /\.fifo\b/i.test(`${node.name} ${node.arn ?? ''}`)) || board.logs.some((line) => near.has(line.service) && /MessageGroupId/.test(line.message));
+  const fifo = (board.services ?? []).some((node) => near.has(node.name) && /\.fifo\b/i.test(`${node.name} ${node.arn ?? ''}`)) || board.logs.some((line) => near.has(line.service) && fifoWords.test(line.message));
   const stream = (board.services ?? []).some((node) => carriers.includes(node.name) && streamArn.test(node.arn ?? '')) || messages.some((message) => /\b(shard|partition)/i.test(message));
   const carrierNode = board.services?.find((node) => node.name === carrier);
   return {
@@ -416,6 +420,8 @@ const rotatedSecretOf = (board: EvidenceBoard, cause: IncidentCause): RotatedSec
 };
 
 const rotatedSecretWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+  // A rotation its own function left half done is worded as that (failed-rotation.ts).
+  if (failedRotationOf(board)?.rotator === cause.root) return undefined;
   const rotated = rotatedSecretOf(board, cause);
   if (!rotated) return undefined;
   const { change, holders, renewed } = rotated;
@@ -436,6 +442,26 @@ const loadedResourceMechanism = (cause: IncidentCause): Mechanism | undefined =>
   return loaded && loaded !== cause.root ? mechanismOf(loaded, cause.signals.filter((signal) => signal.service === loaded), undefined, undefined) : undefined;
 };
 
+/** Deleted by TTL at least this many times as often as before: items live shorter, not more of them expire on time. */
+const EARLY_EXPIRY_FACTOR = 2;
+
+/**
+ * A DynamoDB table deletes an item once the time in its TTL attribute has passed. Deletions by TTL
+ * jumping while the root, which writes the table, fails to find what it wrote, say the items now
+ * expire early: the expiry time the root writes changed (seconds read as milliseconds or the
+ * reverse, a lifetime lost), not the table.
+ */
+const earlyExpiryWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
+  const tables = dependenciesOf(board, cause.root).filter((name) => kindOf(board, name) === 'dynamodb');
+  for (const series of board.series.filter((candidate) => tables.includes(candidate.service) && /TimeToLiveDeletedItemCount/i.test(candidate.name))) {
+    const onset = detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+    if (onset?.direction !== 'up' || onset.level < EARLY_EXPIRY_FACTOR * Math.max(onset.baseline, 1)) continue;
+    if (cause.suspectChange && onset.at < cause.suspectChange.at - SAME_TIME_MS) continue;
+    return `Items expire early: ${series.name} at ${series.service} went up from ${Math.round(onset.baseline)} to ${Math.round(onset.level)} at ${iso(onset.at)}, so DynamoDB's TTL deletes what ${cause.root} wrote before it is read again; the expiry time ${cause.root} writes in the items' TTL attribute changed.`;
+  }
+  return undefined;
+};
+
 /** Plain words about how the fault works that need the wider evidence, each with the principle it states: a provider's failure, how a loaded resource gives way, a poison message, a capacity cut, redelivered messages, a rotated secret. */
 export const circumstancesTraced = (board: EvidenceBoard, cause: IncidentCause): { principles: Principle[]; words: string }[] => {
   const loaded = loadedResourceMechanism(cause);
@@ -448,6 +474,7 @@ export const circumstancesTraced = (board: EvidenceBoard, cause: IncidentCause):
       [['poison-record'], poisonWords(board, cause)],
       [['capacity-cut'], capacityCutWords(board, cause)],
       [['redelivered-messages'], redeliveryWords(board, cause)],
+      [['items-expire-early'], earlyExpiryWords(board, cause)],
       [['rotated-secret'], rotatedSecretWords(board, cause)],
     ] as const
   ).flatMap(([principles, words]) => (words ? [{ principles: [...principles], words }] : []));

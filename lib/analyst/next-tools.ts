@@ -6,6 +6,7 @@ import type { Diagnosis } from './diagnose.ts';
 import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
 import { reportNames } from './measure-words.ts';
+import { backendsTimedOutOn } from './integration-timeout.ts';
 import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import { MAX_SINCE_MINUTES } from '../tools/contracts/shared-inputs.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
@@ -19,8 +20,12 @@ import { windowOf, type Signal } from './signals.ts';
 
 const ERROR = severityOf('ERROR');
 
-/** Planned work (a maintenance window, a test) is often announced days before it happens: a week of changes finds it. */
-const ANNOUNCEMENT_LOOKBACK_MINUTES = 7 * 24 * 60;
+/**
+ * Planned work (a maintenance window, a test) is often announced days before it happens, and a
+ * lowered ceiling waits for the next peak, which may come weekly: a week and a day of changes reaches
+ * back past the same hour a week before.
+ */
+const ANNOUNCEMENT_LOOKBACK_MINUTES = 8 * 24 * 60;
 
 /** Earlier days compared with an alarm's window: a daily job shows a day before, a weekly one a week before. */
 const COMPARED_DAYS = 7;
@@ -184,6 +189,8 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   // A root whose own demand surged is sent it by its callers (a client, a cache in front of it): they are read too.
   const surged = diagnosis.root !== undefined && diagnosis.signals.some((signal) => signal.service === diagnosis.root && signal.kind === 'demand' && signal.substantial);
   const senders = surged ? callersOf(board, diagnosis.root!).slice(0, 2) : [];
+  // A gateway that gave up waiting for its integrations: how long its backends' runs take is read too.
+  const backends = diagnosis.root ? backendsTimedOutOn(board, diagnosis.root).slice(0, 4) : [];
   // Data a reader finds wrong was written upstream: the writers' own logs say who wrote the item first.
   const writers = diagnosis.root && labelsAt(diagnosis.rootSignals).includes('bad data') ? upstreamWriters(board, diagnosis.root).slice(0, 4) : [];
   // An incident nothing explains may be data gone wrong upstream that fails nothing: the code its data comes from is read too.
@@ -191,7 +198,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const sources = undetermined && diagnosis.symptom ? dataSourcesOf(board, diagnosis.symptom).slice(0, MOST_DATA_SOURCES_READ) : [];
   const suspects = [
     ...new Set(
-      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...coClients, ...senders, ...writers, ...sources, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
+      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...coClients, ...senders, ...backends, ...writers, ...sources, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
         (service): service is string => !!service,
       ),
     ),
@@ -211,9 +218,14 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
       .concat(board.unavailable.has(queryLogsContract.name) ? [] : [...wholeStretchCalls(sources, lookback), ...lockHolderCalls(board, suspects, lookback)]),
   );
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
+  // A backend whose runs outgrew its gateway's wait may have grown for days: its own measures are read over the week.
+  const outgrown =
+    diagnosis.root !== undefined && callersOf(board, diagnosis.root).some((gateway) => backendsTimedOutOn(board, gateway).includes(diagnosis.root!))
+      ? [{ name: getMetricsContract.name, arguments: { service: diagnosis.root, sinceMinutes: MAX_SINCE_MINUTES } }]
+      : [];
   const earlierDays = board.unavailable.has(getMetricsContract.name)
     ? []
-    : fresh([...earlierDaysCalls(board, diagnosis, lookback), ...beforeRootChangeCalls(board, diagnosis), ...sparseMetricsCalls(board, suspects), ...omittedMetricsCalls(board, isAlert(board.brief) ? suspects : [...knownServices], lookback)]);
+    : fresh([...outgrown, ...earlierDaysCalls(board, diagnosis, lookback), ...beforeRootChangeCalls(board, diagnosis), ...sparseMetricsCalls(board, suspects), ...omittedMetricsCalls(board, isAlert(board.brief) ? suspects : [...knownServices], lookback)]);
   if (deepDive.length > 0 || announcements.length > 0 || earlierDays.length > 0) return [...deepDive, ...announcements, ...earlierDays];
 
   if (!diagnosis.incident || !diagnosis.root || board.unavailable.has(searchRunbooksContract.name)) return [];

@@ -30,6 +30,10 @@ export const principles = {
   'bad-gateway-at-target': 'a load balancer that answers 502 itself while its target shows no failure of its own lost its connections to that target (a keep-alive shorter than the balancer’s idle timeout): the target, not what it calls, is where the fault is',
   'targets-fail-health-checks': 'a load balancer whose targets fail its health checks has fewer or none to send requests to: the target changed last before they turned unhealthy is where the fault is, and its change what to undo',
   'eager-redrive': 'a dead-letter queue filling after its queue was set to move a message there after one or two receives gives no retry to what failed once for a passing reason: that setting is the cause (config)',
+  'rotation-failed': 'credentials refused after a secret’s rotation function failed past its first step are the half-done rotation’s doing: the function, not the secret or the clients refused, is where the fault is',
+  'hosts-resized': 'tasks that find no host after the hosts were redefined (another instance type or template) ran out of the room the old hosts had: that change, up to a week before, is the cause; it is reverted and the hosts scaled out',
+  'payload-outgrew-limit': 'a resource refusing a payload for its size (a state’s 256 KB, a message’s 256 KiB) shows where it grew: the service along its calls whose bytes rose first, with its change; it is undone there, and the payload passed by reference',
+  'integration-timed-out': 'a gateway that gave up waiting for its integration (API Gateway’s 29 s) is fine: the backend whose runs passed that limit is where the time goes',
   'capacity-behind-starved': 'a service refused for want of capacity, without a surge of its own, shows the shared capacity behind it',
   'own-change': 'a change at the failing resource just before its trouble started it',
   'caller-change': 'a caller’s change right before both broke together explains the dependency, unless it fails as well for a caller that did not change',
@@ -99,6 +103,7 @@ export const principles = {
   'load-gives-way': 'how a loaded shared resource gives way is read from its own evidence',
   'poison-record': 'a record that fails on every retry blocks what is read after it; it is moved out of the way first',
   'redelivered-messages': 'messages received more often than sent come back before their processing ends',
+  'items-expire-early': 'a table’s deletions by TTL jumping while its writer cannot find what it wrote say the expiry it writes changed',
   'rotated-secret': 'a secret changed just before credentials are refused is why they no longer match',
 
   // What to do.

@@ -6,6 +6,8 @@ import type { Change, EvidenceBoard, Runbook } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import { scheduledActionBehind } from './scheduled-action.ts';
+import type { FailedRotation } from './failed-rotation.ts';
+import type { OversizedPayload } from './oversized-payload.ts';
 import { poisonRecordOf, type PoisonRecord } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { callersOf, kindOf } from './service-map.ts';
@@ -44,6 +46,10 @@ export interface RemediationInputs {
   poison?: PoisonRecord;
   /** What the root, the one caller still failing on a dependency that serves the others, holds from before (stale-view.ts). */
   staleHolding?: StaleHolding;
+  /** The payload the root made that outgrew a limit further on (oversized-payload.ts). */
+  oversized?: OversizedPayload;
+  /** The rotation the root, a secret's rotation function, left half done (failed-rotation.ts). */
+  failedRotation?: FailedRotation;
   /** The clients a change at the root pointed at a read-only server (repointed-endpoint.ts). */
   repointedClients?: readonly string[];
   /** A routing change moved traffic onto the root, which was not scaled for it. */
@@ -132,10 +138,42 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, staleHolding, filledByHold, storageRanOut, repointedClients, outlastedVisibility, routedLoad, addressesHeldFrom }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, failedRotation, oversized, staleHolding, filledByHold, storageRanOut, repointedClients, outlastedVisibility, routedLoad, addressesHeldFrom }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
+  // The release that made the payload grow is undone; the link that hands it on passes a reference, so the next growth fits.
+  if (oversized) {
+    const carrier = oversized.carrier ?? root;
+    return plan('payload-outgrew-limit', [
+      change?.kind === 'deploy' ? step('rollback', root, `Roll ${root} back to the version before the deploy${undo}, whose payloads fit.`) : step('apply-fix', root, `Make ${root} return less at once (page it, or store it and return a reference).`),
+      step('apply-fix', carrier, `Make ${carrier} put large payloads in S3 and pass ${oversized.refusing} a reference, not the payload.`),
+    ]);
+  }
+  // A backend whose runs outgrew the gateway's wait is made to answer within it; the gateway's limit is not the one to move.
+  if (mechanism === 'timeout' && category === 'data') {
+    return plan('integration-timed-out', [
+      step('apply-fix', root, `Make ${root} answer large requests within the gateway's 29 s (accept them and finish asynchronously, or split them into pages).`),
+    ]);
+  }
+  // A template reverted launches the old size only for new instances, so the hosts are scaled out (or refreshed) after it.
+  if (mechanism === 'placement' && change) {
+    return plan('hosts-resized', [
+      step('revert-config', root, `Revert the change that redefined ${root}'s instances${undo}.`),
+      step('scale', root, `Scale ${root} out (or refresh its instances) so the tasks that found no host are placed.`),
+    ]);
+  }
+  // Service comes back when the rotation is finished and the clients read its value; then the function is mended so the next rotation completes.
+  if (failedRotation) {
+    const { secret = root, refused, release } = failedRotation;
+    return plan('rotation-failed', [
+      step('rotate-credentials', secret, `Finish the rotation of ${secret} (set the pending value as the database's password and make it AWSCURRENT, or rotate again once ${root} is fixed) so the password and the secret match.`),
+      ...refused.map((client) => step('restart', client, `Restart ${client} so it reads the secret's current value.`)),
+      release
+        ? step('rollback', root, `Roll ${root} back to the version before "${quoteMessage(release.summary)}", whose rotations completed.`)
+        : step('apply-fix', root, `Give ${root} what its ${failedRotation.step} step failed on ("${quoteMessage(failedRotation.error)}") so the next rotation completes.`),
+    ]);
+  }
   if (staleHolding === 'certificate') {
     return plan('sole-failing-caller', [
       step('apply-fix', root, `Update what ${root} pins or trusts to the dependency's current certificate (pin the CA or the new key, keeping a backup pin).`),
@@ -296,6 +334,8 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   poison: poisonRecordOf(board, cause),
   ...(cause.holdsOn && outOfSpace(board, cause.holdsOn) ? { filledByHold: cause.holdsOn } : {}),
   storageRanOut: [cause.root, ...callersOf(board, cause.root)].some((service) => outOfSpace(board, service)),
+  ...(cause.failedRotation ? { failedRotation: cause.failedRotation } : {}),
+  ...(cause.oversized ? { oversized: cause.oversized } : {}),
   staleHolding: cause.staleView?.holding,
   ...(cause.repointed ? { repointedClients: cause.repointed.clients } : {}),
   ...(cause.outlastedVisibility ? { outlastedVisibility: cause.outlastedVisibility } : {}),

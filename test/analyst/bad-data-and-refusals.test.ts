@@ -31,6 +31,31 @@ describe('bad data is the fault of whoever wrote it', () => {
     expect(diagnosis.category).toBe('data');
   });
 
+  it('a tenant or batch the consumer also handled fine names a group of records, not the bad one: the writer of the record itself is blamed', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "ledger-postings-backlog" is in ALARM',
+        services: [
+          { name: 'bank-feed-sync', kind: 'lambda', dependsOn: ['postings-fifo'] },
+          { name: 'journal-import-api', kind: 'ecs', dependsOn: ['postings-fifo'] },
+          { name: 'postings-fifo', kind: 'sqs' },
+          { name: 'posting-worker', kind: 'ecs', dependsOn: ['postings-fifo'] },
+        ],
+        alarms: [{ name: 'ledger-postings-backlog', service: 'postings-fifo', state: 'ALARM', since: at(START, 100) }],
+        metrics: [{ service: 'postings-fifo', name: 'ApproximateAgeOfOldestMessage', points: series(START, 120, (minute) => (minute < 52 ? 5 : (minute - 52) * 60)) }],
+        logs: sorted([
+          ...lines('bank-feed-sync', 30, 15, 6, 'INFO', () => 'enqueued 192 messages to ledger-postings.fifo across 40 message groups (acct-4471: 17)'),
+          ...lines('posting-worker', 0, 3, 17, 'INFO', (index) => `committed posting group=acct-4471 messageId=m-${index}a journal=JE-${index}`),
+          ...lines('journal-import-api', 51, 1, 1, 'INFO', () => 'POST /v1/tenants/4471/journal-imports 202 uploadId=upl_9f31c2e07a rows=212 group=acct-4471'),
+          ...lines('posting-worker', 52, 2, 20, 'ERROR', () => "posting failed messageId=5b0f6c1e-8d2a group=acct-4471 dedupId=upl_9f31c2e07a-row-37: ParseError: field 'amount': '1.250,00' is not a valid decimal"),
+          ...lines('posting-worker', 53, 6, 8, 'WARN', () => 'group acct-4471: 7 later messages in this batch left unprocessed to keep FIFO order'),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('journal-import-api');
+    expect(diagnosis.draft.rootCause.summary).toContain('FIFO queue it holds back every later message of its message group');
+  });
+
   it('a writer that logged the item long before its release is still blamed through that release, which came before the record that failed', () => {
     const diagnosis = diagnose(
       boardFrom({

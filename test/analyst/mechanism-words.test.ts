@@ -17,6 +17,22 @@ describe('what an error says about its cause', () => {
     expect(labels('POST /payments failed: HTTP 503 Service Unavailable pspReference=null')).not.toContain('bad data');
   });
 
+  it('a record that will not decode is bad data, in the words decoders use', () => {
+    expect(labels('JSONDecodeError: Unterminated string starting at: line 1 column 115 (char 114)')).toContain('bad data');
+    expect(labels('cannot decode record seq=4965201381728314 from shard-3')).toContain('bad data');
+    expect(labels('decoded 500 records from shard-3 in 40ms')).not.toContain('bad data');
+  });
+
+  it('a task with no host that fits it is a placement failure; a task killed for its own memory is not', () => {
+    expect(labels('(service route-planner) was unable to place a task because no container instance met all of its requirements. The closest matching (container-instance 12a) has insufficient memory available.')).toContain('placement');
+    expect(labels('0/6 nodes are available: 6 Insufficient memory.')).toContain('placement');
+    expect(labels('OutOfMemoryError: Container killed due to memory usage')).not.toContain('placement');
+  });
+
+  it("a database's refusal for want of a privilege is access denied", () => {
+    expect(labels('InsufficientPrivilege: must be a member of rds_password to alter passwords')).toContain('access denied');
+  });
+
   it('a repeat the code recognised and set aside is idempotency at work, not bad data; a repeat that went through is', () => {
     for (const handled of ['duplicate scan event ignored return=R-7576571 carrier=swiftship', 'skipping duplicate message 8f2c', 'event 91 already processed; skipped', 'deduplicated 3 records'])
       expect(labels(handled)).not.toContain('bad data');

@@ -91,7 +91,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'own-side-complaint',
   'own-fault-first',
   'handler-names-source',
-  'sparse-root-errors',
   // Category and mechanism.
   'mechanism-infrastructure',
   // Found on blind weighted DNS cutovers to ECS stacks never scaled for production (compute); a Lambda or EC2 target
@@ -157,6 +156,21 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'provider-is-external',
   'provider-failing-calls',
   'remedy-provider-failover-or-limit',
+  // Found on a tuning rotation function stopped at setSecret (lambda) and a blind one stopped by its own audit insert,
+  // which waits in candidates (lambda): rotation functions are Lambda functions, so a second family needs another kind
+  // of rotator (a Kubernetes CronJob rotating a database password).
+  'rotation-failed',
+  // Found on blind batch 22, which waits in candidates where the AWS path disagrees with replay: ECS hosts relaunched
+  // as a smaller instance type (ec2), a gateway's backend Lambda past 29 s (lambda), a document service whose release
+  // inlined extracted text past a workflow's 256 KB (compute), TTL deletions after a release wrote holds' expiry wrong
+  // (compute); no tuning scenario yet.
+  'hosts-resized',
+  'integration-timed-out',
+  'payload-outgrew-limit',
+  'items-expire-early',
+  // Lost its second family when the rotation function that stopped half way (lambda) got its own mechanism
+  // (rotation-failed); the rds family (harbourline-refunds-…) is its one family today.
+  'mechanism-credentials',
 ]);
 
 const { scenarios } = loadScenarioDirectory(BUNDLED_SCENARIOS_DIR);

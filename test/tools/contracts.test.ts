@@ -4,7 +4,8 @@ import { scenarioTools } from '../../integrations/scenario/index.ts';
 import { readEvidence, recordResult, emptyBoard } from '../../lib/analyst/evidence-board.ts';
 import { OfflineAnalyst } from '../../lib/analyst/offline-analyst.ts';
 import { capToolResult } from '../../lib/context/index.ts';
-import { contractNamed, investigationContracts, listAlarmsContract, queryLogsContract } from '../../lib/tools/contracts/index.ts';
+import { contractNamed, investigationContracts, listAlarmsContract, listChangesContract, queryLogsContract } from '../../lib/tools/contracts/index.ts';
+import { CHANGES_MAX_SINCE_MINUTES } from '../../lib/tools/contracts/list-changes.ts';
 import { surveyCalls } from '../../lib/tools/contracts/survey.ts';
 import { implementTool, runsWithoutApproval } from '../../lib/tools/tool.ts';
 import { Toolbox } from '../../lib/tools/toolbox.ts';
@@ -33,6 +34,14 @@ describe('tool contracts', () => {
         expect(outcome.ok, `${scenario.id} ${call.contract.name}: ${outcome.ok ? '' : outcome.error}`).toBe(true);
       }
     }
+  });
+
+  it('reads changes back two weeks (a cut waits for the next weekly peak) and every other source back one', () => {
+    const week = 7 * 24 * 60;
+    expect(listChangesContract.input.safeParse({ sinceMinutes: 8 * 24 * 60 }).success).toBe(true);
+    expect(listChangesContract.input.safeParse({ sinceMinutes: CHANGES_MAX_SINCE_MINUTES + 1 }).success).toBe(false);
+    expect(queryLogsContract.input.safeParse({ sinceMinutes: week }).success).toBe(true);
+    expect(queryLogsContract.input.safeParse({ sinceMinutes: week + 1 }).success).toBe(false);
   });
 
   it('turns a result that breaks its contract into an error the model sees', async () => {

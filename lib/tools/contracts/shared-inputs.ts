@@ -3,12 +3,12 @@ import { z } from 'zod';
 /** The furthest back a tool reads: a week, in minutes. */
 export const MAX_SINCE_MINUTES = 7 * 24 * 60;
 
-export const sinceMinutes = (defaultMinutes: number) =>
+export const sinceMinutes = (defaultMinutes: number, maxMinutes: number = MAX_SINCE_MINUTES) =>
   z
     .number()
     .int()
     .positive()
-    .max(MAX_SINCE_MINUTES)
+    .max(maxMinutes)
     .default(defaultMinutes)
     .describe(`How far back to look, in minutes before the incident's now (default ${defaultMinutes}).`);
 
