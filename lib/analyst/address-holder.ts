@@ -2,6 +2,7 @@ import { causesIn } from './cause-signals.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { dependenciesOf } from './service-map.ts';
 import type { Signal } from './signals.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * A service that cannot start its tasks for want of IP addresses in its subnets (every task of an
@@ -29,7 +30,7 @@ const subnetsNamedIn = (text: string): string[] => [...text.matchAll(/subnet\W{1
 
 /** A change's count of the copies it starts: "desiredCount 640", `"taskCount": 160`, "160 Fargate tasks". */
 const copiesStartedBy = (change: Change): number => {
-  const text = `${change.summary} ${JSON.stringify(change.details ?? {})}`;
+  const text = changeText(change);
   const counts = [
     ...text.matchAll(/(?:desired.?(?:count|capacity)|task.?count|desired|tasks|agents|instances|replicas|workers)\W{0,4}(?:\d+\s*(?:->|→|to)\s*)?(\d{2,})/gi),
     ...text.matchAll(/(\d{2,}) (?:\w+ ){0,2}(?:tasks|agents|instances|replicas|pods|workers)\b/gi),
@@ -66,7 +67,7 @@ export const addressHolderOf = (board: EvidenceBoard, candidates: readonly strin
     .filter((service) => service !== starved && service !== reporter)
     .flatMap((service) => {
       const changes = board.changes.filter((change) => change.service === service && change.at <= troubleAt && troubleAt - change.at <= HOLDING_REACH_MS);
-      const shared = [...new Set([...taggedSubnets(service), ...changes.flatMap((change) => subnetIds(`${change.summary} ${JSON.stringify(change.details ?? {})}`))])].filter((id) => subnets.has(id));
+      const shared = [...new Set([...taggedSubnets(service), ...changes.flatMap((change) => subnetIds(changeText(change)))])].filter((id) => subnets.has(id));
       const started = changes.map((change) => ({ change, copies: copiesStartedBy(change) })).filter(({ copies }) => copies >= MANY_COPIES).sort((a, b) => b.copies - a.copies)[0];
       return (shared.length > 0 || accountWide) && started ? [{ holder: service, starved, ...started, subnets: shared }] : [];
     });

@@ -3,6 +3,7 @@ import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { dependenciesOf, kindOf } from './service-map.ts';
 import type { Signal } from './signals.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * A load balancer that answers 502 itself (`HTTPCode_ELB_502_Count`), while the target it sent the
@@ -49,7 +50,7 @@ const failsItself = (signal: Signal): boolean => signal.substantial && (signal.k
 /** The idle timeout the balancer runs with: the latest its changes or logs state, else the default. */
 const idleTimeoutOf = (board: EvidenceBoard, balancer: string): number => {
   const stated = [
-    ...board.changes.filter((change) => change.service === balancer).map((change) => ({ at: change.at, text: `${change.summary} ${JSON.stringify(change.details ?? {})}` })),
+    ...board.changes.filter((change) => change.service === balancer).map((change) => ({ at: change.at, text: changeText(change) })),
     ...board.logs.filter((line) => line.service === balancer).map((line) => ({ at: line.at, text: line.message })),
   ]
     .flatMap(({ at, text }) => {

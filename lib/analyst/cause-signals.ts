@@ -1,5 +1,6 @@
 import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.ts';
 import type { Change } from './evidence-board.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * Phrases in error messages, metric names and change records that point at a kind of cause.
@@ -93,7 +94,7 @@ export const onlyLabelsOrWatches = (change: Change): boolean => {
  */
 export const categoryOfChange = (change: Change): RootCauseCategory | undefined => {
   if (onlyLabelsOrWatches(change)) return undefined;
-  const text = `${change.summary} ${JSON.stringify(change.details ?? {})}`;
+  const text = changeText(change);
   if (change.kind === 'infrastructure' && codeApplied.test(text) && modifiedInPlace.test(text)) return 'config';
   return changeCategories[change.kind];
 };

@@ -3,6 +3,7 @@ import type { Change } from './evidence-board.ts';
 import { timeoutSettingOf } from './lowered-setting.ts';
 import { labelsAt } from './mechanism.ts';
 import type { Signal } from './signals.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * What a configuration change can break, read from what it changed. A change names its resource
@@ -55,7 +56,7 @@ const configuringKinds = new Set(['config', 'feature-flag', 'iam', 'network', 'c
 
 export const failureKindsOfChange = (change: Change): Set<string> => {
   if (!configuringKinds.has(change.kind) || onlyLabelsOrWatches(change)) return new Set();
-  const text = `${change.summary} ${change.details ? JSON.stringify(change.details) : ''}`;
+  const text = changeText(change);
   return new Set([
     ...settingEffects.filter(({ pattern }) => pattern.test(text)).map(({ label }) => label),
     ...causesIn(text).filter((hit) => hit.category !== 'config').map((hit) => hit.label),
@@ -115,4 +116,4 @@ export const changeExplains = (change: Change, evidenceKinds: ReadonlySet<string
 const workStarted = /RunTask|StartJobRun|StartExecution|StartBuild|job .{0,40}(created|started|submitted)|batch (operations|job)|backfill|bulk|import|re-?index|reprocess|replay|campaign|load.?test|migration|export|fan.?out|enroll|CreateSchedule|EnableRule|schedule\b.{0,60}\b(created|enabled)\b/i;
 
 /** A change that launched work whose load arrives at what the work uses. A release changes code; it launches nothing. */
-export const startsWork = (change: Change): boolean => change.kind !== 'deploy' && workStarted.test(`${change.summary} ${change.details ? JSON.stringify(change.details) : ''}`);
+export const startsWork = (change: Change): boolean => change.kind !== 'deploy' && workStarted.test(changeText(change));

@@ -1,4 +1,3 @@
-import { detectOnset } from '../analysis/onset.ts';
 import { pathOf, requestLine, statusOf } from './access-log.ts';
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { formatPlaceholder, PlaceholderType } from '../masking/placeholders.ts';
@@ -6,6 +5,7 @@ import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { iso, neighboursOf, type Signal } from './signals.ts';
 import { serverErrorsFlat } from './usual-errors.ts';
+import { onsetOfReadings } from './readings.ts';
 
 /**
  * Client errors are harm when legitimate users get them (a lowered limit, a revoked permission);
@@ -91,7 +91,7 @@ const blockedAt = (board: EvidenceBoard, signal: Signal): { blocked: { line: Log
     .map((line) => ({ line, status: 403 }));
   const firewalls = new Set(blocked.map(({ line }) => line.service));
   const allowed = board.series.filter((series) => firewalls.has(series.service) && /allowed/i.test(series.name));
-  const allowedOthers = allowed.length > 0 && allowed.every((series) => detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })))?.direction !== 'down');
+  const allowedOthers = allowed.length > 0 && allowed.every((series) => onsetOfReadings(series.points)?.direction !== 'down');
   return { blocked, allowedOthers };
 };
 

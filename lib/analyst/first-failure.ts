@@ -1,6 +1,7 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { couldBreak } from './explaining-change.ts';
 import { isEventCount, meaningOf } from './metric-semantics.ts';
+import { timedPoints } from './readings.ts';
 
 /** How long a failure count must read zero before a change for the change to be what ended the clean run. */
 const CLEAN_RUN_MS = 24 * 60 * 60_000;
@@ -16,7 +17,7 @@ export const changeBeforeFirstFailure = (board: EvidenceBoard, resource: string)
   const firstFailures = board.series
     .filter((series) => series.service === resource && meaningOf(series.name) === 'bad-up' && isEventCount(series.name))
     .flatMap((series) => {
-      const points = (series.history ?? series.points).map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t);
+      const points = timedPoints(series.history ?? series.points).sort((a, b) => a.t - b.t);
       const first = points.find((point) => point.v > 0);
       return first && points[0]!.v === 0 ? [{ cleanFrom: points[0]!.t, failedAt: first.t }] : [];
     });

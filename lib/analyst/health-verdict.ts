@@ -15,6 +15,8 @@ import { withSharedResourceUsers, workReachOf } from './service-map.ts';
 import { withinUsualErrors } from './usual-errors.ts';
 import { reportedDirection, reportNames, wordsOf } from './measure-words.ts';
 import { iso, isFault, namesService, seriesLabel, severityOfLine, windowOf, type Signal } from './signals.ts';
+import { timedPoints } from './readings.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * A "no incident" verdict needs positive evidence. Every alert (an alarm in ALARM, an open page, a
@@ -176,7 +178,7 @@ const FEWEST_DRAINING_POINTS = 4;
  */
 const drainingExplanation = (series: readonly Series[], service: string): Omit<Explanation, 'subject'> | undefined => {
   for (const candidate of series.filter((item) => item.service === service && backlogSeries.test(item.name))) {
-    const points = candidate.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+    const points = timedPoints(candidate.points);
     const peakIndex = points.reduce((best, point, index) => (point.v > points[best]!.v ? index : best), 0);
     const peak = points[peakIndex];
     const after = points.slice(peakIndex);
@@ -469,7 +471,7 @@ const NEWEST_READINGS = 3;
 const mostlyBack = (board: EvidenceBoard, signal: Signal): boolean => {
   if (signal.kind !== 'metric') return false;
   const series = board.series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && seriesLabel(candidate) === signal.text);
-  const points = (series?.points ?? []).map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+  const points = timedPoints(series?.points ?? []);
   const onset = detectOnset(points);
   if (!onset || points.length < NEWEST_READINGS) return false;
   const since = points.filter((point) => point.t >= onset.at).map((point) => point.v);
@@ -513,7 +515,7 @@ const REDEFINED_HORIZON_MS = 7 * DAY_MS;
 const redefinitionOf = (board: EvidenceBoard, alarmName: string, since: number): Change | undefined =>
   board.changes
     .filter((change) => {
-      const said = `${change.summary} ${JSON.stringify(change.details ?? {})}`;
+      const said = changeText(change);
       return change.at <= since && since - change.at <= REDEFINED_HORIZON_MS && /PutMetricAlarm/.test(said) && said.includes(alarmName);
     })
     .sort((a, b) => a.at - b.at)

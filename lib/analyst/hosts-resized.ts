@@ -3,6 +3,7 @@ import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { labelsAt } from './mechanism.ts';
 import { callersOf, kindOf } from './service-map.ts';
 import { iso, type Signal } from './signals.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * A container service's tasks are placed on its cluster's instances; each instance holds as many
@@ -31,14 +32,13 @@ export const resizedHostsOf = (board: EvidenceBoard, hosts: string, current: rea
   if (kindOf(board, hosts) !== 'ec2' || !Number.isFinite(failingSince)) return undefined;
   const unplaced = callersOf(board, hosts).filter((client) => labelsAt(current.filter((signal) => signal.service === client)).includes('placement'));
   if (unplaced.length === 0) return undefined;
-  const textOf = (change: Change) => `${change.summary} ${JSON.stringify(change.details ?? {})}`;
-  const redefining = (candidate: Change) => candidate.service === hosts && hostDefinition.test(textOf(candidate));
+  const redefining = (candidate: Change) => candidate.service === hosts && hostDefinition.test(changeText(candidate));
   // The change that says which instance type comes first; one that only points at a new template version says less.
   const change =
-    latestBreakingChangeBefore(board.changes, failingSince, RESIZE_REACH_MS, (candidate) => redefining(candidate) && instanceTypeWritten.test(textOf(candidate))) ??
+    latestBreakingChangeBefore(board.changes, failingSince, RESIZE_REACH_MS, (candidate) => redefining(candidate) && instanceTypeWritten.test(changeText(candidate))) ??
     latestBreakingChangeBefore(board.changes, failingSince, RESIZE_REACH_MS, redefining);
   if (!change) return undefined;
-  const instanceType = instanceTypeWritten.exec(textOf(change))?.[1];
+  const instanceType = instanceTypeWritten.exec(changeText(change))?.[1];
   return { hosts, change, ...(instanceType ? { instanceType } : {}), unplaced };
 };
 

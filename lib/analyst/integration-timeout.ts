@@ -1,7 +1,7 @@
 import type { EvidenceBoard } from './evidence-board.ts';
 import { computeKinds, dependenciesOf, kindOf } from './service-map.ts';
-import { detectOnset } from '../analysis/onset.ts';
 import { iso, severityOfLine } from './signals.ts';
+import { onsetOfReadings } from './readings.ts';
 
 /**
  * API Gateway waits at most 29 seconds for an integration (a REST API's default integration
@@ -58,7 +58,7 @@ const workGrewAt = (board: EvidenceBoard, backend: string): TimedOutIntegration[
   const grown = board.series
     .filter((series) => series.service === backend && !platformMeasure.test(series.name))
     // Read back as far as the board has it: the growth may have taken days.
-    .map((series) => ({ series, onset: detectOnset((series.history ?? series.points).map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }))) }))
+    .map((series) => ({ series, onset: onsetOfReadings(series.history ?? series.points) }))
     .filter(({ onset }) => onset?.direction === 'up' && onset.level >= WORK_GREW_FACTOR * Math.max(onset.baseline, 1))
     .sort((a, b) => b.onset!.level / Math.max(b.onset!.baseline, 1) - a.onset!.level / Math.max(a.onset!.baseline, 1))[0];
   if (!grown) return undefined;
@@ -67,7 +67,7 @@ const workGrewAt = (board: EvidenceBoard, backend: string): TimedOutIntegration[
 };
 
 const risenBy = (points: readonly (readonly [string, number])[], factor: number): boolean => {
-  const onset = detectOnset(points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+  const onset = onsetOfReadings(points);
   return onset?.direction === 'up' && onset.level >= factor * Math.max(onset.baseline, 1);
 };
 

@@ -13,6 +13,8 @@ import { accountQuotaNamedBy, drawsOnAccountQuota, quotaTenantsOf } from './acco
 import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { isAccountWide, isFault, SAME_TIME_MS, seriesLabel, windowOf, type Signal } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
+import { onsetOfReadings, timedPoints } from './readings.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * Who generates the load on a resource, or holds it: the client whose demand or hold grew before
@@ -194,7 +196,7 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
     board.series
       .filter((series) => series.service === resource && Object.values(series.dimensions ?? {}).includes(client))
       .flatMap((series) => {
-        const onset = detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+        const onset = onsetOfReadings(series.points);
         return onset && onset.direction === 'up' && onset.relativeChange >= GREW_FACTOR ? [{ service: client, since: onset.at }] : [];
       }),
   );
@@ -271,7 +273,7 @@ const clientWritingHotKey = (board: EvidenceBoard, resource: string, clients: re
   const risen = board.series
     .filter((series) => series.service === resource && series.dimensions?.['Contributor'] !== undefined)
     .flatMap((series) => {
-      const onset = detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+      const onset = onsetOfReadings(series.points);
       return onset && onset.direction === 'up' && onset.relativeChange >= GREW_FACTOR ? [{ key: series.dimensions!['Contributor']!, since: onset.at, level: onset.level }] : [];
     });
   // One key far above every other that rose: a key of another kind alongside at a tenth of it is the usual spread.
@@ -281,7 +283,7 @@ const clientWritingHotKey = (board: EvidenceBoard, resource: string, clients: re
   if (stems.size !== 1) return undefined;
   const [stem] = stems;
   const writers = clients.filter(
-    (client) => board.logs.some((line) => line.service === client && line.message.includes(stem!)) || board.changes.some((change) => change.service === client && `${change.summary} ${JSON.stringify(change.details ?? {})}`.includes(stem!)),
+    (client) => board.logs.some((line) => line.service === client && line.message.includes(stem!)) || board.changes.some((change) => change.service === client && changeText(change).includes(stem!)),
   );
   const hottest = hot.find(({ level }) => level === top)!;
   return writers.length === 1 ? { service: writers[0]!, since: Math.min(...hot.map(({ since }) => since)), hotKey: hottest.key } : undefined;
@@ -359,7 +361,7 @@ const retainedLogGrowing = (board: EvidenceBoard, resource: string): number | un
   const starts = board.series
     .filter((series) => series.service === resource && retainedLogMeasure.test(series.name))
     .flatMap((series) => {
-      const points = series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+      const points = timedPoints(series.points);
       const onset = detectOnset(points);
       if (onset?.direction === 'up' && onset.recoveredAt === undefined) return [onset.at];
       const climb = fitTrend(points);

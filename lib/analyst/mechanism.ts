@@ -3,7 +3,6 @@ import { causesIn } from './cause-signals.ts';
 import { capacityCutAt, capacityLoweredBy, loweredBy, timeoutSettingOf } from './lowered-setting.ts';
 import { scheduledActionBehind } from './scheduled-action.ts';
 import { severityOf } from '../analysis/log-templates.ts';
-import { detectOnset } from '../analysis/onset.ts';
 import { failedRotationOf } from './failed-rotation.ts';
 import type { Change, EvidenceBoard, Series } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
@@ -11,6 +10,8 @@ import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { computeKinds, dependenciesOf, kindOf, withSharedResourceUsers } from './service-map.ts';
 import { iso, neighboursOf, SAME_TIME_MS, type Signal } from './signals.ts';
+import { onsetOfReadings } from './readings.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * How the fault works, in plain words, read from the evidence at the root: what ran out, what was
@@ -122,7 +123,7 @@ const rotation = /rotat|new (secret|password|key) version|PutSecretValue|UpdateS
 const revocation = /revoke|remov|delet|deny|replac/i;
 
 const phrase = (label: string, root: string, signals: readonly Signal[], text: string, change: Change | undefined, series: readonly Series[] = []): string => {
-  const changed = change ? `${change.summary} ${JSON.stringify(change.details ?? {})}` : '';
+  const changed = change ? changeText(change) : '';
   switch (label) {
     case 'memory':
       // A Redis-protocol cache answers writes with OOM only when its eviction policy lets it evict nothing.
@@ -229,7 +230,7 @@ export const mechanismOf = (
       const set = timeout.value === undefined ? timeout.name : `${timeout.name} set to ${timeout.value}`;
       return { label: 'cut off', category: changeCategory, words: `A timeout of ${change.service} changed (${set}): requests that take longer are cut off before their answer comes.`, principle: 'mechanism-timeout-setting' };
     }
-    const touched = causesIn(`${change.summary} ${JSON.stringify(change.details ?? {})}`)[0]?.label;
+    const touched = causesIn(changeText(change))[0]?.label;
     const touchedWords = touched ? phrase(touched, root, rootSignals, `${text} ${change.summary}`, change) : '';
     if (touched && touchedWords) return { label: touched, category: changeCategory, words: touchedWords, principle: 'mechanism-from-change' };
     const what = changeWords[change.kind] ?? 'a change';
@@ -454,7 +455,7 @@ const EARLY_EXPIRY_FACTOR = 2;
 const earlyExpiryWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
   const tables = dependenciesOf(board, cause.root).filter((name) => kindOf(board, name) === 'dynamodb');
   for (const series of board.series.filter((candidate) => tables.includes(candidate.service) && /TimeToLiveDeletedItemCount/i.test(candidate.name))) {
-    const onset = detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+    const onset = onsetOfReadings(series.points);
     if (onset?.direction !== 'up' || onset.level < EARLY_EXPIRY_FACTOR * Math.max(onset.baseline, 1)) continue;
     if (cause.suspectChange && onset.at < cause.suspectChange.at - SAME_TIME_MS) continue;
     return `Items expire early: ${series.name} at ${series.service} went up from ${Math.round(onset.baseline)} to ${Math.round(onset.level)} at ${iso(onset.at)}, so DynamoDB's TTL deletes what ${cause.root} wrote before it is read again; the expiry time ${cause.root} writes in the items' TTL attribute changed.`;

@@ -1,8 +1,8 @@
 import { suspectChangeFor } from './explaining-change.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { computeKinds, dependenciesOf, kindOf } from './service-map.ts';
-import { detectOnset } from '../analysis/onset.ts';
 import { iso, SAME_TIME_MS, severityOfLine } from './signals.ts';
+import { onsetOfReadings } from './readings.ts';
 
 /**
  * Services cap what one message or result may weigh (a Step Functions state's input and output at
@@ -57,7 +57,7 @@ interface Growth {
 /** A byte or size measure of `service` that at least doubled, by `by`. */
 const bytesGrewAt = (board: EvidenceBoard, service: string, by: number): Growth | undefined => {
   for (const series of board.series.filter((candidate) => candidate.service === service && sizeMeasure.test(candidate.name))) {
-    const onset = detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+    const onset = onsetOfReadings(series.points);
     if (onset?.direction === 'up' && onset.at <= by + SAME_TIME_MS && onset.level >= GREW_FACTOR * Math.max(onset.baseline, 1)) {
       return { measure: series.name, from: onset.baseline, to: onset.level, at: onset.at };
     }

@@ -3,6 +3,7 @@ import type { Change } from './evidence-board.ts';
 import { worded } from './explaining-change.ts';
 import type { Signal } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * A change to where clients connect (a DNS record, an endpoint setting) that sends their writes to
@@ -34,6 +35,6 @@ export const repointedEndpointOf = (change: Change | undefined, current: readonl
 const recordWords = /\bdns\b|resource.?record|record.?set|hosted.?zone|\bcname\b/i;
 
 export const repointedEndpointWords = ({ change, clients, refusal }: RepointedEndpoint): string => {
-  const what = recordWords.test(`${change.summary} ${JSON.stringify(change.details ?? {})}`) ? 'a DNS record change' : 'an endpoint change';
+  const what = recordWords.test(changeText(change)) ? 'a DNS record change' : 'an endpoint change';
   return `${change.service} made ${what} that points ${clients.join(' and ')} at a read-only server (a reader or replica) instead of the writer: their writes are refused ("${quoteMessage(refusal.text)}").`;
 };

@@ -1,6 +1,7 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { CHANGE_WINDOW_MS } from './explaining-change.ts';
 import { SAME_TIME_MS, type Signal } from './signals.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * Traffic a routing change moved onto a service: a weighted DNS record's new weights, a listener's
@@ -25,7 +26,7 @@ const routing = /ChangeResourceRecordSets|\bweight(ed|s)?\b|ModifyListener|Modif
 const capacityMeasure = /^(HealthyHostCount|RunningTaskCount|DesiredTaskCount|RunningCount|DesiredCount)$/i;
 
 export const routedLoadOf = (board: EvidenceBoard, service: string, change: Change | undefined, signals: readonly Signal[]): RoutedLoad | undefined => {
-  if (!change || change.service !== service || !routing.test(`${change.summary} ${JSON.stringify(change.details ?? {})}`)) return undefined;
+  if (!change || change.service !== service || !routing.test(changeText(change))) return undefined;
   const surge = signals
     .filter((signal) => signal.service === service && signal.kind === 'demand' && signal.substantial && signal.at >= change.at - SAME_TIME_MS && signal.at - change.at <= CHANGE_WINDOW_MS)
     .sort((a, b) => a.at - b.at)[0];

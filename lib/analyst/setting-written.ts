@@ -1,4 +1,5 @@
 import type { Change } from './evidence-board.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * The value a change wrote for one setting, read from its summary and its request or plan, and the
@@ -17,7 +18,7 @@ export interface SettingWritten {
 export const latestSettingWritten = (changes: readonly Change[], pattern: RegExp): SettingWritten | undefined =>
   changes
     .flatMap((change) => {
-      const found = pattern.exec(`${change.summary} ${JSON.stringify(change.details ?? {})}`);
+      const found = pattern.exec(changeText(change));
       return found ? [{ change, value: Number(found[2]), ...(found[1] ? { replaced: Number(found[1]) } : {}) }] : [];
     })
     .sort((a, b) => b.change.at - a.change.at)[0];

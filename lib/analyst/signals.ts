@@ -10,6 +10,7 @@ import { causesIn } from './cause-signals.ts';
 import { isBadShift, isEventCount, meaningOf, measureClassesOf, runningCapacity } from './metric-semantics.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { withinUsualErrors } from './usual-errors.ts';
+import { timedPoints } from './readings.ts';
 
 /** One thing that went wrong (or moved) at one service, with the evidence ref that shows it. */
 export interface Signal {
@@ -194,7 +195,7 @@ const cpuFollowsDemand = (board: EvidenceBoard, series: EvidenceBoard['series'][
   return board.series
     .filter((other) => other.service === series.service && meaningOf(other.name) === 'demand')
     .some((demand) => {
-      const grew = growthOf(demand.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).filter((point) => point.t >= from).sort((a, b) => a.t - b.t));
+      const grew = growthOf(timedPoints(demand.points).filter((point) => point.t >= from).sort((a, b) => a.t - b.t));
       return grew !== undefined && grew - 1 >= FOLLOWS_DEMAND_SHARE * (used - 1);
     });
 };
@@ -244,7 +245,7 @@ const DRIFT_FIT = 0.9;
 const driftStartBefore = (series: EvidenceBoard['series'][number], points: readonly { t: number; v: number }[], seenAt: number): number | undefined => {
   const first = points[0]?.t;
   if (!series.history || first === undefined) return undefined;
-  const combined = [...series.history.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).filter((point) => point.t < first), ...points];
+  const combined = [...timedPoints(series.history).filter((point) => point.t < first), ...points];
   const start = driftStartOf(combined);
   if (start === undefined || start >= seenAt) return undefined;
   const line = fitTrend(combined.filter((point) => point.t >= start));
@@ -388,7 +389,7 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
   const pointsOf = (series: EvidenceBoard['series'][number]): Points => {
     const known = read.get(series);
     if (known) return known;
-    const points = withSilenceAsZero(series, series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t), publishedSpanOf(board, series));
+    const points = withSilenceAsZero(series, timedPoints(series.points).sort((a, b) => a.t - b.t), publishedSpanOf(board, series));
     read.set(series, points);
     return points;
   };
@@ -415,7 +416,7 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
       if (isBadShift(series.name, onset.direction) || stopped) {
         const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
         // Earlier days and a longer history are earlier periods too: a count's usual scatter shows there as well.
-        const before = [...(series.earlierDays ?? []).flatMap((day) => day.points), ...(series.history ?? [])].map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value }));
+        const before = timedPoints([...(series.earlierDays ?? []).flatMap((day) => day.points), ...(series.history ?? [])]);
         return [{ ...common, kind: 'metric', substantial: isSubstantialShift(series, onset, demand.length > 0 ? Math.max(...demand) : undefined, [...points, ...before]) }];
       }
       // A surge is demand at least doubled; a rise of a few tens of percent is ordinary variation.
@@ -479,7 +480,7 @@ const successCount = /success(ful)?.?(count|events|requests|invocations)|(count|
 const stoppedWork = (board: EvidenceBoard): Signal[] => {
   // Work done is counted as demand (invocations, messages received) or as its successes (PutEvents successes, 2xx).
   const demand = board.series.filter((series) => (meaningOf(series.name) === 'demand' || successCount.test(series.name)) && series.points.length >= 6);
-  const pointsOf = (series: EvidenceBoard['series'][number]) => series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })).sort((a, b) => a.t - b.t);
+  const pointsOf = (series: EvidenceBoard['series'][number]) => timedPoints(series.points).sort((a, b) => a.t - b.t);
   const evidenceEnd = Math.max(...board.series.map((series) => Date.parse(series.points.at(-1)?.[0] ?? '')).filter(Number.isFinite));
   const evidenceStart = Math.min(...board.series.map((series) => Date.parse(series.points[0]?.[0] ?? '')).filter(Number.isFinite));
   const stops = new Map(demand.map((series) => [series, stopOf(pointsOf(series), evidenceEnd)]));

@@ -4,6 +4,7 @@ import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import { callersOf } from './service-map.ts';
 import { ownIdentityRejected, severityOfLine, type Signal } from './signals.ts';
+import { changeText } from './change-text.ts';
 
 /**
  * A dependency that its other callers came through is working. When something happened to it (a
@@ -58,7 +59,7 @@ const faultOfItsOwn = (current: readonly Signal[], service: string): boolean =>
   );
 
 const holdingOf = (failures: string, change: Change | undefined): StaleHolding => {
-  const labels = new Set(causesIn(`${failures} ${change ? `${change.summary} ${JSON.stringify(change.details ?? {})}` : ''}`).map((hit) => hit.label));
+  const labels = new Set(causesIn(`${failures} ${change ? changeText(change) : ''}`).map((hit) => hit.label));
   if (labels.has('certificate')) return 'certificate';
   if (labels.has('credentials') || /rotat|secret|password/i.test(change?.summary ?? '')) return 'credential';
   return 'address';

@@ -1,6 +1,6 @@
-import { detectOnset } from '../analysis/onset.ts';
 import { statusOf } from './access-log.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
+import { onsetOfReadings } from './readings.ts';
 
 /** A measure or alarm of server errors: a 5xx count. */
 const serverErrorMeasure = /5xx|(?<![0-9])5\d\d(?![0-9])/i;
@@ -12,7 +12,7 @@ const serverErrorMeasure = /5xx|(?<![0-9])5\d\d(?![0-9])/i;
 export const serverErrorsFlat = (board: EvidenceBoard, service: string): boolean => {
   const measures = board.series.filter((series) => series.service === service && serverErrorMeasure.test(series.name));
   const alarms = board.alarms.filter((alarm) => alarm.service === service && serverErrorMeasure.test(alarm.name));
-  const rose = measures.some((series) => detectOnset(series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })))?.direction === 'up');
+  const rose = measures.some((series) => onsetOfReadings(series.points)?.direction === 'up');
   return measures.length + alarms.length > 0 && !rose && alarms.every((alarm) => alarm.state === 'OK');
 };
 

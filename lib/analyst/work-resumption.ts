@@ -1,6 +1,7 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { meaningOf } from './metric-semantics.ts';
 import { calleesOf } from './signals.ts';
+import { timedPoints } from './readings.ts';
 
 /** An idle stretch shorter than this is ordinary spacing between requests, not work that was not running. */
 const IDLE_MS = 30 * 60_000;
@@ -18,7 +19,7 @@ export const workResumption = (board: EvidenceBoard): ((change: Change) => numbe
   const resumptionOf = (change: Change): number => {
     const services = new Set([change.service, ...calleesOf(board.services ?? [], change.service)]);
     const demand = board.series.filter((series) => services.has(series.service) && meaningOf(series.name) === 'demand');
-    const readings = demand.flatMap((series) => series.points.map(([timestamp, value]) => ({ t: Date.parse(timestamp), v: value })));
+    const readings = demand.flatMap((series) => timedPoints(series.points));
     if (!readings.some((reading) => reading.t <= change.at)) return change.at;
     const resumed = Math.min(...readings.filter((reading) => reading.t >= change.at && reading.v > 0).map((reading) => reading.t));
     return Number.isFinite(resumed) && resumed - change.at > IDLE_MS ? resumed : change.at;
