@@ -1,7 +1,7 @@
 import type { EvidenceBoard } from './evidence-board.ts';
 import { computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { iso, severityOfLine } from './signals.ts';
-import { onsetOfReadings } from './readings.ts';
+import { roseBy } from './readings.ts';
 
 /**
  * API Gateway waits at most 29 seconds for an integration (a REST API's default integration
@@ -53,22 +53,20 @@ const platformMeasure = /^(Invocations|Errors|Throttles|Duration|ConcurrentExecu
 const WORK_GREW_FACTOR = 4;
 
 const workGrewAt = (board: EvidenceBoard, backend: string): TimedOutIntegration['workGrew'] => {
-  const requestsRose = board.series.some((series) => series.service === backend && /^Invocations$|RequestCount/.test(series.name) && risenBy(series.history ?? series.points, WORK_GREW_FACTOR));
+  // Read back as far as the board has it: the growth may have taken days.
+  const readingsOf = (series: EvidenceBoard['series'][number]) => series.history ?? series.points;
+  const requestsRose = board.series.some((series) => series.service === backend && /^Invocations$|RequestCount/.test(series.name) && roseBy(readingsOf(series), WORK_GREW_FACTOR));
   if (requestsRose) return undefined;
   const grown = board.series
     .filter((series) => series.service === backend && !platformMeasure.test(series.name))
-    // Read back as far as the board has it: the growth may have taken days.
-    .map((series) => ({ series, onset: onsetOfReadings(series.history ?? series.points) }))
-    .filter(({ onset }) => onset?.direction === 'up' && onset.level >= WORK_GREW_FACTOR * Math.max(onset.baseline, 1))
-    .sort((a, b) => b.onset!.level / Math.max(b.onset!.baseline, 1) - a.onset!.level / Math.max(a.onset!.baseline, 1))[0];
+    .flatMap((series) => {
+      const onset = roseBy(readingsOf(series), WORK_GREW_FACTOR);
+      return onset ? [{ series, onset }] : [];
+    })
+    .sort((a, b) => b.onset.level / Math.max(b.onset.baseline, 1) - a.onset.level / Math.max(a.onset.baseline, 1))[0];
   if (!grown) return undefined;
   const dimensions = Object.entries(grown.series.dimensions ?? {}).map(([key, value]) => `${key}=${value}`).join(', ');
-  return { measure: `${grown.series.name}${dimensions ? ` (${dimensions})` : ''}`, from: grown.onset!.baseline, to: grown.onset!.level, at: grown.onset!.at };
-};
-
-const risenBy = (points: readonly (readonly [string, number])[], factor: number): boolean => {
-  const onset = onsetOfReadings(points);
-  return onset?.direction === 'up' && onset.level >= factor * Math.max(onset.baseline, 1);
+  return { measure: `${grown.series.name}${dimensions ? ` (${dimensions})` : ''}`, from: grown.onset.baseline, to: grown.onset.level, at: grown.onset.at };
 };
 
 /** The mechanism, in plain words. */

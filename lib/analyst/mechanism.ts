@@ -3,14 +3,13 @@ import { causesIn } from './cause-signals.ts';
 import { capacityCutAt, capacityLoweredBy, loweredBy, timeoutSettingOf } from './lowered-setting.ts';
 import { scheduledActionBehind } from './scheduled-action.ts';
 import { severityOf } from '../analysis/log-templates.ts';
-import { failedRotationOf } from './failed-rotation.ts';
 import type { Change, EvidenceBoard, Series } from './evidence-board.ts';
 import type { IncidentCause } from './infer-cause.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { computeKinds, dependenciesOf, kindOf, withSharedResourceUsers } from './service-map.ts';
 import { iso, neighboursOf, SAME_TIME_MS, type Signal } from './signals.ts';
-import { onsetOfReadings } from './readings.ts';
+import { roseBy } from './readings.ts';
 import { changeText } from './change-text.ts';
 
 /**
@@ -422,7 +421,7 @@ const rotatedSecretOf = (board: EvidenceBoard, cause: IncidentCause): RotatedSec
 
 const rotatedSecretWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
   // A rotation its own function left half done is worded as that (failed-rotation.ts).
-  if (failedRotationOf(board)?.rotator === cause.root) return undefined;
+  if (cause.failedRotation) return undefined;
   const rotated = rotatedSecretOf(board, cause);
   if (!rotated) return undefined;
   const { change, holders, renewed } = rotated;
@@ -455,9 +454,8 @@ const EARLY_EXPIRY_FACTOR = 2;
 const earlyExpiryWords = (board: EvidenceBoard, cause: IncidentCause): string | undefined => {
   const tables = dependenciesOf(board, cause.root).filter((name) => kindOf(board, name) === 'dynamodb');
   for (const series of board.series.filter((candidate) => tables.includes(candidate.service) && /TimeToLiveDeletedItemCount/i.test(candidate.name))) {
-    const onset = onsetOfReadings(series.points);
-    if (onset?.direction !== 'up' || onset.level < EARLY_EXPIRY_FACTOR * Math.max(onset.baseline, 1)) continue;
-    if (cause.suspectChange && onset.at < cause.suspectChange.at - SAME_TIME_MS) continue;
+    const onset = roseBy(series.points, EARLY_EXPIRY_FACTOR);
+    if (!onset || (cause.suspectChange && onset.at < cause.suspectChange.at - SAME_TIME_MS)) continue;
     return `Items expire early: ${series.name} at ${series.service} went up from ${Math.round(onset.baseline)} to ${Math.round(onset.level)} at ${iso(onset.at)}, so DynamoDB's TTL deletes what ${cause.root} wrote before it is read again; the expiry time ${cause.root} writes in the items' TTL attribute changed.`;
   }
   return undefined;

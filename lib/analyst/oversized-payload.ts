@@ -2,7 +2,7 @@ import { suspectChangeFor } from './explaining-change.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { iso, SAME_TIME_MS, severityOfLine } from './signals.ts';
-import { onsetOfReadings } from './readings.ts';
+import { roseBy } from './readings.ts';
 
 /**
  * Services cap what one message or result may weigh (a Step Functions state's input and output at
@@ -57,8 +57,8 @@ interface Growth {
 /** A byte or size measure of `service` that at least doubled, by `by`. */
 const bytesGrewAt = (board: EvidenceBoard, service: string, by: number): Growth | undefined => {
   for (const series of board.series.filter((candidate) => candidate.service === service && sizeMeasure.test(candidate.name))) {
-    const onset = onsetOfReadings(series.points);
-    if (onset?.direction === 'up' && onset.at <= by + SAME_TIME_MS && onset.level >= GREW_FACTOR * Math.max(onset.baseline, 1)) {
+    const onset = roseBy(series.points, GREW_FACTOR);
+    if (onset && onset.at <= by + SAME_TIME_MS) {
       return { measure: series.name, from: onset.baseline, to: onset.level, at: onset.at };
     }
   }
