@@ -89,7 +89,6 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'brief-spike-recovered',
   // Placement: the roots they find are clients, so they shape compute (or Lambda) roots only.
   'own-side-complaint',
-  'own-fault-first',
   'handler-names-source',
   // Category and mechanism.
   'mechanism-infrastructure',

@@ -21,9 +21,9 @@ const kinds: Readonly<Record<string, ChangeKind>> = {
   RegisterScalableTarget: 'scaling',
   DeregisterScalableTarget: 'scaling',
   PutScheduledAction: 'scaling',
+  PutScheduledUpdateGroupAction: 'scaling',
   DeleteScheduledAction: 'scaling',
   SetDesiredCapacity: 'scaling',
-  UpdateAutoScalingGroup: 'scaling',
   PutProvisionedConcurrencyConfig: 'scaling',
   DeleteProvisionedConcurrencyConfig: 'scaling',
 
@@ -57,6 +57,16 @@ const kinds: Readonly<Record<string, ChangeKind>> = {
   UpdateSecretVersionStage: 'config',
   ModifyCacheParameterGroup: 'config',
   PutMetricAlarm: 'config',
+  UpdateCachePolicy: 'config',
+  UpdateOriginRequestPolicy: 'config',
+  UpdateResponseHeadersPolicy: 'config',
+  UpdateUsagePlan: 'config',
+  UpdateAuthorizer: 'config',
+  UpdateIntegration: 'config',
+  UpdateMethod: 'config',
+  UpdateContributorInsights: 'config',
+  UpdateContinuousBackups: 'config',
+  UpdateStateMachine: 'config',
 
   // A new service is new infrastructure: it changes no version of anything that ran before.
   CreateService: 'infrastructure',
@@ -82,6 +92,11 @@ const kinds: Readonly<Record<string, ChangeKind>> = {
   ModifyReplicationGroup: 'infrastructure',
   StartReplicationTask: 'infrastructure',
   StopReplicationTask: 'infrastructure',
+  UpdateAddon: 'infrastructure',
+  UpdateNodegroupVersion: 'infrastructure',
+  UpdateClusterVersion: 'infrastructure',
+  CreateLaunchTemplateVersion: 'infrastructure',
+  ModifyLaunchTemplate: 'infrastructure',
 
   PutRolePolicy: 'iam',
   DeleteRolePolicy: 'iam',
@@ -116,6 +131,7 @@ const kinds: Readonly<Record<string, ChangeKind>> = {
   ReplaceNetworkAclEntry: 'network',
   DeleteNetworkAclEntry: 'network',
   ModifyVpcEndpoint: 'network',
+  CreateVpcEndpoint: 'network',
   DeleteVpcEndpoints: 'network',
   DeleteNatGateway: 'network',
   DisassociateAddress: 'network',
@@ -137,6 +153,8 @@ export const baseEventName = (eventName: string): string => eventName.replace(/\
 
 const mentionsFlag = (parameters: Record<string, unknown>): boolean =>
   ['configurationProfileId', 'configurationProfile', 'profile'].some((key) => /flag/i.test(String(parameters[key] ?? '')));
+
+const LAUNCH_PARAMETERS = ['launchTemplate', 'launchConfigurationName', 'mixedInstancesPolicy'];
 
 const INFRASTRUCTURE_PARAMETERS = ['dBInstanceClass', 'allocatedStorage', 'engineVersion', 'multiAZ', 'storageType', 'iops'];
 
@@ -161,6 +179,9 @@ export const changeKindOf = (eventName: string, eventSource: string, parameters:
     case 'ModifyDBInstance':
     case 'ModifyDBCluster':
       return INFRASTRUCTURE_PARAMETERS.some((key) => key in parameters) ? 'infrastructure' : 'config';
+    case 'UpdateAutoScalingGroup':
+      // A new launch template or instance mix replaces the hosts; the rest of the call sets their number.
+      return LAUNCH_PARAMETERS.some((key) => key in parameters) ? 'infrastructure' : 'scaling';
     case 'ModifyListener':
       return 'certificates' in parameters ? 'certificate' : 'config';
     default:

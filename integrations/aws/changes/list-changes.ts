@@ -172,36 +172,51 @@ const ecsDeployments = async (client: ECSClient, services: readonly ServiceResou
 const functionNameOf = (service: ServiceResources): string | undefined =>
   service.arns.map((arn) => /:function:([^:]+)/.exec(arn)?.[1]).find(Boolean) ?? service.dimensions.map((dimensions) => dimensions.FunctionName).find(Boolean);
 
-/** Lambda versions published in the window, with the aliases that point at them. */
-const lambdaVersions = async (client: LambdaClient, services: readonly ServiceResources[], start: number, end: number): Promise<ChangeSummary[]> => {
+/** Lambda versions published in the window across the functions; a function that no longer exists is noted. */
+const lambdaVersions = async (client: LambdaClient, services: readonly ServiceResources[], start: number, end: number, notes: string[]): Promise<ChangeSummary[]> => {
   const changes: ChangeSummary[] = [];
+  const gone: string[] = [];
   for (const service of services) {
     const functionName = functionNameOf(service);
     if (!functionName) continue;
-    const aliases: AliasConfiguration[] = [];
-    let marker: string | undefined;
-    do {
-      const page = await client.send(new ListAliasesCommand({ FunctionName: functionName, ...(marker ? { Marker: marker } : {}) }));
-      aliases.push(...(page.Aliases ?? []));
-      marker = page.NextMarker || undefined;
-    } while (marker);
-    do {
-      const page = await client.send(new ListVersionsByFunctionCommand({ FunctionName: functionName, ...(marker ? { Marker: marker } : {}) }));
-      for (const version of page.Versions ?? []) {
-        const at = version.LastModified ? Date.parse(version.LastModified) : Number.NaN;
-        if (version.Version === '$LATEST' || Number.isNaN(at) || at < start || at > end) continue;
-        const pointing = aliases.filter((alias) => alias.FunctionVersion === version.Version).map((alias) => alias.Name);
-        changes.push({
-          service: service.name,
-          timestamp: isoOf(at),
-          kind: 'deploy',
-          summary: `${functionName} version ${version.Version} published${pointing.length > 0 ? `, alias ${pointing.join(', ')} now on it` : ''}${version.Description ? `: ${version.Description}` : ''}`,
-          details: { version: version.Version, ...(version.CodeSha256 ? { codeSha256: version.CodeSha256 } : {}), ...(pointing.length > 0 ? { aliases: pointing } : {}) },
-        });
-      }
-      marker = page.NextMarker || undefined;
-    } while (marker);
+    try {
+      changes.push(...(await versionsOfFunction(client, service.name, functionName, start, end)));
+    } catch (error) {
+      // A function deleted since the catalog was read has no versions to report; the others still do.
+      if ((error as { name?: string })?.name !== 'ResourceNotFoundException') throw error;
+      gone.push(functionName);
+    }
   }
+  if (gone.length > 0) notes.push(`functions not found, deleted or renamed since the catalog was read: ${gone.join(', ')}`);
+  return changes;
+};
+
+/** One function's versions published in the window, with the aliases that point at them. */
+const versionsOfFunction = async (client: LambdaClient, serviceName: string, functionName: string, start: number, end: number): Promise<ChangeSummary[]> => {
+  const changes: ChangeSummary[] = [];
+  const aliases: AliasConfiguration[] = [];
+  let marker: string | undefined;
+  do {
+    const page = await client.send(new ListAliasesCommand({ FunctionName: functionName, ...(marker ? { Marker: marker } : {}) }));
+    aliases.push(...(page.Aliases ?? []));
+    marker = page.NextMarker || undefined;
+  } while (marker);
+  do {
+    const page = await client.send(new ListVersionsByFunctionCommand({ FunctionName: functionName, ...(marker ? { Marker: marker } : {}) }));
+    for (const version of page.Versions ?? []) {
+      const at = version.LastModified ? Date.parse(version.LastModified) : Number.NaN;
+      if (version.Version === '$LATEST' || Number.isNaN(at) || at < start || at > end) continue;
+      const pointing = aliases.filter((alias) => alias.FunctionVersion === version.Version).map((alias) => alias.Name);
+      changes.push({
+        service: serviceName,
+        timestamp: isoOf(at),
+        kind: 'deploy',
+        summary: `${functionName} version ${version.Version} published${pointing.length > 0 ? `, alias ${pointing.join(', ')} now on it` : ''}${version.Description ? `: ${version.Description}` : ''}`,
+        details: { version: version.Version, ...(version.CodeSha256 ? { codeSha256: version.CodeSha256 } : {}), ...(pointing.length > 0 ? { aliases: pointing } : {}) },
+      });
+    }
+    marker = page.NextMarker || undefined;
+  } while (marker);
   return changes;
 };
 
@@ -259,7 +274,7 @@ export const listChanges = ({ clients, catalog, paced }: AwsToolDependencies, ti
       if (ecsServices.length > 0) await readPlatform('ecs:DescribeServices', () => ecsDeployments(clients.get(ECSClient), ecsServices, start.getTime(), end.getTime()));
       const functions = selected.filter((service) => service.kind === 'lambda');
       if (functions.length > 0) {
-        await readPlatform('lambda:ListVersionsByFunction and lambda:ListAliases', () => lambdaVersions(clients.get(LambdaClient), functions, start.getTime(), end.getTime()));
+        await readPlatform('lambda:ListVersionsByFunction and lambda:ListAliases', () => lambdaVersions(clients.get(LambdaClient), functions, start.getTime(), end.getTime(), notes));
       }
       const unreported: ChangeSummary[] = [];
       for (const change of platform) {

@@ -52,7 +52,8 @@ const impliedCall = (change: ChangeRecord, serviceKind: string | undefined): Eve
       return call('StartDeployment', 'appconfig', { applicationId: change.service, configurationProfileId: 'feature-flags' });
     case 'scaling': {
       const to = typeof change.details?.to === 'number' ? change.details.to : lastNumber(text);
-      if (serviceKind === 'ecs') return call('UpdateService', 'ecs', { service: change.service, ...(to === undefined ? {} : { desiredCount: to }) });
+      if (serviceKind === 'ecs' && to !== undefined) return call('UpdateService', 'ecs', { service: change.service, desiredCount: to });
+      if (/scheduled action/i.test(text)) return call('PutScheduledAction', 'application-autoscaling', { resourceId: change.service });
       if (serviceKind === 'lambda') return call('PutProvisionedConcurrencyConfig', 'lambda', { functionName: change.service });
       return call('RegisterScalableTarget', 'application-autoscaling', { resourceId: change.service });
     }
@@ -111,7 +112,8 @@ const eventsOf = (environment: RecordedEnvironment): Event[] => {
     .map((change, index) => {
       const spec = serviceNamed(environment, change.service);
       const { eventName, eventSource, parameters } = callOf(change, spec?.kind);
-      const arn = spec ? serviceArnOf(environment, spec) : undefined;
+      // An ARN several services share (one EKS cluster's workloads) names none of them; the request's own parameters do.
+      const arn = spec ? ownArnOf(environment, spec) : undefined;
       const actor = change.actor ?? 'unknown';
       const eventId = `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
       const userIdentity = { type: 'IAMUser', principalId: `AIDA${String(index).padStart(16, '0')}`, arn: `arn:aws:iam::${account}:user/${actor.replace(/[^\w+=,.@-]/g, '_')}`, accountId: account, userName: actor };
@@ -147,6 +149,12 @@ const eventsOf = (environment: RecordedEnvironment): Event[] => {
       };
     })
     .sort((a, b) => b.EventTime.getTime() - a.EventTime.getTime());
+};
+
+const ownArnOf = (environment: RecordedEnvironment, spec: NonNullable<ReturnType<typeof serviceNamed>>): string | undefined => {
+  const arn = serviceArnOf(environment, spec);
+  const sharers = environment.services.filter((service) => serviceArnOf(environment, service) === arn);
+  return sharers.length > 1 ? undefined : arn;
 };
 
 const resourceTypeOf = (arn: string): string => {

@@ -80,10 +80,20 @@ export const serviceNamed = (environment: RecordedEnvironment, name: string): Se
 /** The resource name at the end of an ARN (`service/cluster/name` -> `name`, `function:name` -> `name`). */
 export const resourceNameOf = (arn: string): string => arn.split(/[/:]/).filter(Boolean).at(-1) ?? arn;
 
-/** The service that owns an ARN or resource name the tools sent: by its ARN, else by its name. */
+/**
+ * The service that owns an ARN or resource name the tools sent: by its ARN, else by its name, else by
+ * its resource's own name (a function `billing-interval-export` filed as the service `billing-export`).
+ */
 export const serviceOfIdentifier = (environment: RecordedEnvironment, identifier: string): ServiceSpec | undefined => {
   const name = identifier.startsWith('arn:') ? resourceNameOf(identifier) : identifier;
-  return environment.services.find((service) => serviceArnOf(environment, service) === identifier || service.name === name);
+  const arnOf = (service: ServiceSpec) => serviceArnOf(environment, service);
+  return (
+    environment.services.find((service) => arnOf(service) === identifier || service.name === name) ??
+    environment.services.find((service) => {
+      const arn = arnOf(service);
+      return arn !== undefined && resourceNameOf(arn) === name;
+    })
+  );
 };
 
 const namespacesByKind: Readonly<Record<string, string>> = {

@@ -150,6 +150,19 @@ describe('list_changes on CloudTrail, ECS and Lambda', () => {
     expect(partial.summary).toMatch(/access denied to cloudtrail:LookupEvents/);
   });
 
+  it('notes a function deleted since the catalog was read, and keeps the trail and the other platforms', async () => {
+    cloudtrail.on(LookupEventsCommand).resolves({
+      Events: [trailEvent({ id: 'e1', name: 'UpdateService', source: 'ecs.amazonaws.com', at: '2026-04-06T03:58:00Z', user: 'ci', parameters: { service: 'checkout', taskDefinition: 'checkout:42' }, resources: [checkoutArn] })],
+    });
+    ecs.on(DescribeServicesCommand).resolves({ services: [{ serviceArn: checkoutArn, deployments: [{ id: 'd', status: 'ACTIVE', createdAt: new Date('2026-04-06T01:00:00Z'), taskDefinition: 'td/checkout:41', rolloutState: 'COMPLETED' }] }] });
+    lambda.on(ListAliasesCommand, { FunctionName: 'billing' }).rejects(serviceException('ResourceNotFoundException', 'Function not found: arn:aws:lambda:us-east-1:123456789012:function:billing', 404));
+    const { data, summary } = await run({ sinceMinutes: 600 });
+    expect(data.changes.map((change) => [change.service, change.kind])).toEqual([['checkout', 'deploy'], ['checkout', 'deploy']]);
+    expect(summary).toBe('2 changes; functions not found, deleted or renamed since the catalog was read: billing');
+    lambda.on(ListAliasesCommand, { FunctionName: 'billing' }).rejects(serviceException('ServiceException', 'internal error', 500));
+    await expect(run({ sinceMinutes: 600 })).rejects.toThrow(/internal error/);
+  });
+
   it('answers an empty trail with no changes', async () => {
     cloudtrail.on(LookupEventsCommand).resolves({ Events: [] });
     expect(await run()).toMatchObject({ summary: '0 changes', data: { available: true, changes: [] } });
