@@ -156,6 +156,18 @@ const lockHolderCalls = (board: EvidenceBoard, suspects: readonly string[], look
     [...lockHoldersAt(board, service)].slice(0, MOST_HOLDERS_LOOKED_UP).map((pid) => ({ name: queryLogsContract.name, arguments: { contains: pid, minLevel: 'DEBUG', sinceMinutes: lookback, limit: 50 } })),
   );
 
+const MAX_RUNBOOK_QUERY = 400;
+
+/**
+ * Text cut to at most `limit` characters at a space: a word cut in two reads as another word once
+ * masked (a host's first letters are not the host), and the call would no longer be known as asked.
+ */
+const betweenWords = (text: string, limit: number): string => {
+  if (text.length <= limit) return text;
+  const cut = text.slice(0, limit + 1).replace(/\s+\S*$/, '');
+  return cut.length <= limit ? cut : text.slice(0, limit);
+};
+
 /** A service's lines over the whole lookback. */
 const wholeStretchOf = (service: string, lookback: number): Record<string, unknown> => ({ service, minLevel: 'INFO', sinceMinutes: lookback, limit: 200 });
 
@@ -230,6 +242,6 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
 
   if (!diagnosis.incident || !diagnosis.root || board.unavailable.has(searchRunbooksContract.name)) return [];
   const labels = diagnosis.rootSignals.map((signal) => signal.text).join(' ');
-  const query = [diagnosis.root, diagnosis.category, diagnosis.suspectChange?.kind, labels].filter(Boolean).join(' ').slice(0, 400);
+  const query = betweenWords([diagnosis.root, diagnosis.category, diagnosis.suspectChange?.kind, labels].filter(Boolean).join(' '), MAX_RUNBOOK_QUERY);
   return fresh([{ name: searchRunbooksContract.name, arguments: { query, service: diagnosis.root, limit: 3 } }]);
 };

@@ -9,6 +9,7 @@ import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { causesIn } from './cause-signals.ts';
 import { isBadShift, isEventCount, meaningOf, measureClassesOf, runningCapacity } from './metric-semantics.ts';
 import { quoteMessage } from '../text/quote.ts';
+import { movedBetweenItsOwnSeries, retiredAfterItsRequestsLeft } from './moved-requests.ts';
 import { withinUsualErrors } from './usual-errors.ts';
 import { timedPoints } from './readings.ts';
 
@@ -413,6 +414,8 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
       const common = { ...base, at: driftFrom ?? onset.at, ...(onset.after !== undefined ? { earliest: onset.after } : {}), strength: Math.min(1, onset.score / 8), ongoing: onset.recoveredAt === undefined && !removedBefore(board, series, points, spans.get(series.service)!), description: change };
       // Copies running that fell to none: the work stopped, however a fall in their number otherwise reads (scaling in with the load).
       const stopped = runningCapacity.test(series.name) && onset.direction === 'down' && onset.level < 0.5;
+      // A target emptied after its requests had left it (the old side of a blue/green switch) was retired.
+      if (onset.direction === 'down' && retiredAfterItsRequestsLeft(board, series, onset.at)) return [];
       if (isBadShift(series.name, onset.direction) || stopped) {
         const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
         // Earlier days and a longer history are earlier periods too: a count's usual scatter shows there as well.
@@ -420,7 +423,8 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
         return [{ ...common, kind: 'metric', substantial: isSubstantialShift(series, onset, demand.length > 0 ? Math.max(...demand) : undefined, [...points, ...before]) }];
       }
       // A surge is demand at least doubled; a rise of a few tens of percent is ordinary variation.
-      if (meaningOf(series.name) === 'demand' && onset.direction === 'up') return [{ ...common, kind: 'demand', substantial: onset.relativeChange >= 1 }];
+      // Requests moved onto one series from another of the service's own (blue to green) are no more requests.
+      if (meaningOf(series.name) === 'demand' && onset.direction === 'up') return [{ ...common, kind: 'demand', substantial: onset.relativeChange >= 1 && !movedBetweenItsOwnSeries(board, series, onset.at) }];
       return [];
     }
     const breach = alarmedBreach(board, series, points, pointsOf);

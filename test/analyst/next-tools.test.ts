@@ -194,3 +194,39 @@ describe('an incident nothing explains reads where its data comes from', () => {
     expect(wholeStretchReads(true, 'FATAL: remaining connection slots are reserved; too many connections')).not.toContain('rates-loader');
   });
 });
+
+describe('the runbook search, asked last', () => {
+  it('quotes the root\'s errors up to 400 characters, cut between words, and is asked once', () => {
+    const errors = ['rank', 'streak', 'badge'].map(
+      (field) => `TypeError: Cannot read properties of undefined (reading '${field}') while scoring the daily challenge for the leaderboard; see https://docs.aws.amazon.com/lambda/latest/dg/nodejs-exceptions.html`,
+    );
+    const board = boardFrom({
+      brief: 'CloudWatch alarm "scores-errors" is in ALARM',
+      services: [
+        { name: 'scores', kind: 'lambda', dependsOn: ['scores-table'] },
+        { name: 'scores-table', kind: 'dynamodb' },
+      ],
+      alarms: [{ name: 'scores-errors', service: 'scores', state: 'ALARM', since: at(START, 95) }],
+      changes: [{ service: 'scores', timestamp: at(START, 88), kind: 'deploy', summary: 'scores v2.4.0 deployed' }],
+      logs: Array.from({ length: 12 }, (_, index) => ({ service: 'scores', timestamp: at(START, 90 + index), level: 'ERROR', message: errors[index % 3]! })),
+    });
+    const diagnosis = diagnose(board);
+    let planned = nextCalls(board, diagnosis, tools);
+    for (let turn = 0; turn < 10 && planned.length > 0 && !planned.some((call) => call.name === 'search_runbooks'); turn++) {
+      for (const call of planned) board.asked.add(callFingerprint(call.name, call.arguments));
+      planned = nextCalls(board, diagnosis, tools);
+    }
+    const search = planned.find((call) => call.name === 'search_runbooks');
+    expect(search).toBeDefined();
+    const query = String(search!.arguments.query);
+    const quoted = [diagnosis.root, diagnosis.category, diagnosis.suspectChange?.kind, ...diagnosis.rootSignals.map((signal) => signal.text)].join(' ');
+    expect(quoted.length).toBeGreaterThan(400);
+    expect(query.length).toBeLessThanOrEqual(400);
+    expect(query.length).toBeGreaterThan(300);
+    // Every word of the query is a whole word of what it quotes.
+    const words = new Set(quoted.split(/\s+/));
+    for (const word of query.split(/\s+/)) expect(words).toContain(word);
+    board.asked.add(callFingerprint(search!.name, search!.arguments));
+    expect(nextCalls(board, diagnosis, tools).filter((call) => call.name === 'search_runbooks')).toEqual([]);
+  });
+});
