@@ -42,15 +42,38 @@ export const isHuntedEverywhere = (entry: MaskEntry): boolean => {
  */
 const KNOWN_VALUE_END = String.raw`(?![A-Za-z0-9_-]|\.[A-Za-z0-9])`;
 
+/**
+ * A known account id is a token between any characters but letters and digits: AWS writes it into
+ * hyphenated names (`cdk-hnb659fds-cfn-exec-role-123456789012-eu-west-1`, `aws-athena-query-results-123456789012-us-east-1`),
+ * and twelve digits in a row are distinctive where a word would not be.
+ */
+const ACCOUNT_ID = /^\d{12}$/;
+const ACCOUNT_END = '(?![A-Za-z0-9])';
+
+/** The values in two tries, each with its own edges; `wordStart` and `accountStart` are lookbehinds. No values match nothing. */
+const edgedSource = (values: Iterable<string>, wordStart: string, accountStart: string): string => {
+  const all = [...values];
+  const accounts = all.filter((value) => ACCOUNT_ID.test(value));
+  const words = all.filter((value) => !ACCOUNT_ID.test(value));
+  return [
+    ...(words.length > 0 ? [`${wordStart}(?:${literalTrieSource(words)})${KNOWN_VALUE_END}`] : []),
+    ...(accounts.length > 0 ? [`${accountStart}(?:${literalTrieSource(accounts)})${ACCOUNT_END}`] : []),
+  ].join('|') || '(?!)';
+};
+
 export const knownValueSource = (values: Iterable<string>): string =>
-  `(?<![A-Za-z0-9_-]|[A-Za-z0-9_-]\\.)(?:${literalTrieSource(values)})${KNOWN_VALUE_END}`;
+  edgedSource(values, String.raw`(?<![A-Za-z0-9_-]|[A-Za-z0-9_-]\.)`, '(?<![A-Za-z0-9])');
 
 /**
  * The same, read in escaped text too: a letter or digit that ends an escape (`\n`, `\t` in JSON
  * text, `%2F` in a URL) is an edge, since the character it stands for is one.
  */
 const escapedTextSource = (values: Iterable<string>): string =>
-  `(?<![A-Za-z0-9_-](?<!\\\\[nrtbf]|%[0-9A-Fa-f]{2})|[A-Za-z0-9_-]\\.)(?:${literalTrieSource(values)})${KNOWN_VALUE_END}`;
+  edgedSource(
+    values,
+    String.raw`(?<![A-Za-z0-9_-](?<!\\[nrtbf]|%[0-9A-Fa-f]{2})|[A-Za-z0-9_-]\.)`,
+    String.raw`(?<![A-Za-z0-9](?<!\\[nrtbf]|%[0-9A-Fa-f]{2}))`,
+  );
 
 /**
  * How a value can be written besides itself: percent-encoded (in a URL or a console link) and with

@@ -48,6 +48,19 @@ describe('AWS identifiers', () => {
     );
   });
 
+  it('masks a known account id inside the hyphenated names AWS builds from it, and only as a whole number', () => {
+    const masker = new Masker();
+    masker.mask('arn:aws:sns:eu-west-2:508217364935:payment-events');
+    expectMasked(
+      masker,
+      'by assumed-role/cdk-hnb659fds-cfn-exec-role-508217364935-eu-west-2/AWSCloudFormation into aws-athena-query-results-508217364935-eu-west-2',
+      'by assumed-role/cdk-hnb659fds-cfn-exec-role-<ACCOUNT_1>-eu-west-2/AWSCloudFormation into aws-athena-query-results-<ACCOUNT_1>-eu-west-2',
+    );
+    expect(masker.findLeaks('role cdk-hnb659fds-deploy-role-508217364935-eu-west-2')).toEqual([{ type: 'ACCOUNT', placeholder: '<ACCOUNT_1>' }]);
+    const longer = 'order 15082173649351 and build v508217364935x';
+    expect(masker.mask(longer)).toBe(longer);
+  });
+
   it('masks a distribution id learned in context wherever it stands later', () => {
     const masker = new Masker();
     masker.mask('distribution E2QWRUHAPOMQZL');

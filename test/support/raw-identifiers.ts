@@ -27,6 +27,9 @@ export const rawIdentifiers = (scenario: Scenario): Map<string, string> => {
     if (kind === 'host' && /^[a-z0-9-]+(\.[a-z]{2}(-gov)?-[a-z]+-\d)?\.amazonaws\.com$/i.test(value)) found.delete(value);
     if (kind === 'host' && /^(?:docs|console)\.aws\.amazon\.com$/i.test(value)) found.delete(value);
   }
+  // AWS-managed policies (arn:aws:iam::aws:policy/…) are the same public names in every account,
+  // and an ARN written as a template (`arn:aws:sqs:<region>:<account>:<queue>`) names no resource.
+  for (const [value, kind] of found) if (kind === 'arn' && (/^arn:aws[a-z-]*:iam::aws:policy\//.test(value) || value.includes('<'))) found.delete(value);
   // Wildcard and loopback addresses (all of 127.0.0.0/8, as the masker keeps them) identify nothing.
   for (const [value, kind] of found) if (kind === 'ipv4' && (value === '0.0.0.0' || value.startsWith('127.'))) found.delete(value);
   if (scenario.environment.accountId) found.set(scenario.environment.accountId, 'account-id');
