@@ -1,4 +1,5 @@
 import { leadingTrouble } from './leading-trouble.ts';
+import { sharedDependencyChanged } from './shared-dependency.ts';
 import { rankRootCandidates } from '../analysis/propagation.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryTraced } from './cause-category.ts';
@@ -286,6 +287,15 @@ const incidentFrom = (
     if (!chain.includes(explained.link)) chain.push(explained.link);
     root = explained.link;
   }
+  // Services failing independently after a dependency they share changed fail because of that change, not each of its own.
+  const shared = stale || loadedByRuns || (explained && explained.change.service !== root) ? undefined : sharedDependencyChanged(board, root, anomalies.map((anomaly) => anomaly.service), onsetOf, current);
+  if (shared) {
+    applied.push('shared-dependency-changed');
+    chain.push(shared.dependency);
+    root = shared.dependency;
+    suspectChange = shared.change;
+    tiedByTimeOnly = false;
+  }
   if (stale) {
     applied.push('stale-data-writer');
     chain.push(...stale.path.filter((link) => !chain.includes(link)));
@@ -383,7 +393,9 @@ const incidentFrom = (
     const starved = holders.coTenants && labelsAt(rootSignals).includes('throttling') && !throttledByLoaded;
     // Over a change of its own, only the account's pool seen full says it was starved (not capped by a limit of its own).
     const starvedDespiteChange = starved && concurrencyRose(board, root, rootSignals, { accountWide: true });
-    if ((suspectChange && !starvedDespiteChange) || holders.tenants.length === 0 || (step > 0 && !starved)) break;
+    // A client found loading a resource that is itself shared by clients (a proxy in front of a database) passes on their load.
+    const passesOnLoad = step > 0 && isSharedCapacity(board, root);
+    if ((suspectChange && !starvedDespiteChange) || holders.tenants.length === 0 || (step > 0 && !starved && !passesOnLoad)) break;
     const culprit = clientToBlame(board, signals, root, (service) => (service === root && !Number.isFinite(onsetOf(service)) ? lagOnset : onsetOf(service)), holders.tenants);
     if (!culprit) break;
     loaded = root;

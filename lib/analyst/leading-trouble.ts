@@ -1,4 +1,5 @@
 import type { EvidenceBoard } from './evidence-board.ts';
+import { measuresFailure } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
 import { calleesOf, type Signal } from './signals.ts';
 
@@ -7,6 +8,10 @@ import { calleesOf, type Signal } from './signals.ts';
  * requests (5xx, crashes, memory kills) comes before one that only turns away what its callers sent
  * (400, 404, 422): the second's callers get an answer and carry on, the first's do not. A refusal of
  * legitimate callers (401, 403, 429, throttling) is harm of its own and keeps its place.
+ *
+ * Likewise, errors a service only logs while its own count of failures stays level (a Lambda's
+ * `Errors` at zero: it caught what it logged and carried on) come after an unrelated trouble that a
+ * measure shows: requests that fail are counted somewhere.
  */
 
 /** A client error: what the caller sent was wrong. */
@@ -16,6 +21,13 @@ const refusedCaller = /\b40[13]\b|\b429\b|throttl|denied|forbidden|unauthori[sz]
 
 const onlyRefusesInput = (signals: readonly Signal[]): boolean =>
   signals.length > 0 && signals.every((signal) => refusedInput.test(signal.text) && !refusedCaller.test(signal.text));
+
+/** The service counts its failures (errors, 5xx, throttles): when its only signals are log lines, none of those counts moved. */
+const countsFailures = (board: EvidenceBoard, service: string): boolean => board.series.some((series) => series.service === service && measuresFailure(series.name));
+
+const onlyLogged = (signals: readonly Signal[]): boolean => signals.length > 0 && signals.every((signal) => signal.kind === 'errors');
+
+const measured = (signals: readonly Signal[]): boolean => signals.some((signal) => signal.kind === 'metric' && signal.substantial);
 
 export const leadingTrouble = (
   board: EvidenceBoard,
@@ -29,9 +41,17 @@ export const leadingTrouble = (
     const mine = current.filter((signal) => signal.service === service && signal.kind !== 'mentioned' && signal.kind !== 'trace');
     return mine.some((signal) => signal.substantial) ? mine.filter((signal) => signal.substantial || signal.kind !== 'metric') : mine;
   };
-  if (!first || !onlyRefusesInput(own(first.service))) return first;
+  if (!first) return first;
   const services = board.services ?? [];
   const related = (a: string, b: string) => calleesOf(services, a).has(b) || calleesOf(services, b).has(a);
-  const failing = rest.find((candidate) => !related(candidate.service, first.service) && own(candidate.service).length > 0 && !onlyRefusesInput(own(candidate.service)));
-  return failing ? { service: failing.service, principle: 'failures-before-refusals' } : first;
+  const unrelated = rest.filter((candidate) => !related(candidate.service, first.service) && own(candidate.service).length > 0);
+  if (onlyRefusesInput(own(first.service))) {
+    const failing = unrelated.find((candidate) => !onlyRefusesInput(own(candidate.service)));
+    return failing ? { service: failing.service, principle: 'failures-before-refusals' } : first;
+  }
+  if (onlyLogged(own(first.service)) && countsFailures(board, first.service)) {
+    const counted = unrelated.find((candidate) => measured(own(candidate.service)));
+    return counted ? { service: counted.service, principle: 'counted-failures-before-logged' } : first;
+  }
+  return first;
 };

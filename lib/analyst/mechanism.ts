@@ -160,8 +160,11 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
         ? `${root} is throttled: requests exceed its concurrency limit.`
         : `${root} is throttled: requests exceed its provisioned capacity or rate limit.`;
     }
-    case 'certificate':
-      return /expir|lapsed|not ?after/i.test(text) ? `An expired TLS certificate at ${root} makes handshakes fail.` : `TLS handshakes with ${root} fail on its certificate.`;
+    case 'certificate': {
+      // A days-to-expiry measure (ACM's DaysToExpiry) that reached zero says the certificate lapsed where no line does.
+      const runOut = series.some((measure) => /expir/i.test(measure.name) && (measure.points.at(-1)?.[1] ?? 1) <= 0);
+      return runOut || /expir|lapsed|not ?after/i.test(text) ? `An expired TLS certificate at ${root} makes handshakes fail.` : `TLS handshakes with ${root} fail on its certificate.`;
+    }
     case 'disabled key':
       return `A KMS key that ${root} needs is disabled, so encrypt and decrypt calls fail.`;
     case 'credentials':

@@ -203,6 +203,9 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const senders = surged ? callersOf(board, diagnosis.root!).slice(0, 2) : [];
   // A gateway that gave up waiting for its integrations: how long its backends' runs take is read too.
   const backends = diagnosis.root ? backendsTimedOutOn(board, diagnosis.root).slice(0, 4) : [];
+  // A dependency blamed only on its callers' word: whether it serves its other callers says if it is the one failing.
+  const blamedOnWord = diagnosis.root !== undefined && diagnosis.rootSignals.length > 0 && diagnosis.rootSignals.every((signal) => signal.kind === 'mentioned');
+  const fellowCallers = blamedOnWord ? callersOf(board, diagnosis.root!).slice(0, 4) : [];
   // Data a reader finds wrong was written upstream: the writers' own logs say who wrote the item first.
   const writers = diagnosis.root && labelsAt(diagnosis.rootSignals).includes('bad data') ? upstreamWriters(board, diagnosis.root).slice(0, 4) : [];
   // An incident nothing explains may be data gone wrong upstream that fails nothing: the code its data comes from is read too.
@@ -210,7 +213,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const sources = undetermined && diagnosis.symptom ? dataSourcesOf(board, diagnosis.symptom).slice(0, MOST_DATA_SOURCES_READ) : [];
   const suspects = [
     ...new Set(
-      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...coClients, ...senders, ...backends, ...writers, ...sources, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
+      [diagnosis.root, ...diagnosis.candidates.slice(0, 2), diagnosis.symptom, ...loaders, ...coClients, ...senders, ...fellowCallers, ...backends, ...writers, ...sources, ...diagnosis.servingAlerted.slice(0, 2), ...(diagnosis.incident ? [] : troubled.slice(0, 2))].filter(
         (service): service is string => !!service,
       ),
     ),

@@ -22,6 +22,8 @@ export const principles = {
 
   // Where the fault starts.
   'failures-before-refusals': 'with no alert to start from, a service failing requests comes before an unrelated one that only turns away what its callers sent',
+  'shared-dependency-changed': 'services that fail independently after a dependency they share changed fail because of that change',
+  'counted-failures-before-logged': 'with no alert to start from, a trouble a measure counts comes before an unrelated one whose logged errors its own failure counts never registered',
   'follow-failure-down-calls': 'the fault starts at the dependency whose failure explains its caller’s, followed down the calls; a failure the caller recovered from explains nothing after it',
   'own-side-complaint': 'a caller that says the trouble is on its own side does not point at the callee',
   'fault-on-the-way': 'a connection that never got through blames the resource on the way that shows a fault of its own',
@@ -56,7 +58,7 @@ export const principles = {
   'cache-misses-are-load': 'an origin whose demand surged while the cache in front of it hit less carries that cache’s misses: the cache, and its latest change, is where the load comes from',
   'co-tenant-took-quota': 'a throttled service without a surge of its own lost an account quota to a co-tenant whose use rose',
   'client-change-at-shared-resource': 'a change at a client active on a shared resource, just before the resource’s trouble, explains it',
-  'sole-failing-caller': 'a dependency that serves again the callers that stumbled with it is working: the one caller still failing on it holds what it kept from before',
+  'sole-failing-caller': 'a dependency that serves again the callers that stumbled with it, or serves its other callers throughout, is working: the one caller failing on it holds what it kept from before',
   'stale-data-writer': 'data its readers find out of date is the fault of the writer upstream that stopped refreshing it: the latest change to that writer, or to what starts it, is where it stopped',
   'bad-data-writer': 'bad data is the fault, and the category, of whoever wrote it first upstream of the reader that fails on it',
   'value-shifted-at-writer': 'a value that held steady and then came out an order of magnitude off (ten or a hundred times, or its reciprocal) was written wrong: whoever logged the new value first is the cause, and the category is data',

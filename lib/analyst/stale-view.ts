@@ -23,6 +23,8 @@ export interface StaleView {
   dependency: string;
   /** The callers that failed at the same moment and work again. */
   recovered: string[];
+  /** The callers it served throughout, their calls to it logged as answered while the caller failed. */
+  served: string[];
   holding: StaleHolding;
 }
 
@@ -38,8 +40,14 @@ const stumbled = (message: string, dependency: string): boolean =>
   message.toLowerCase().includes(dependency.toLowerCase()) ||
   /fail|error|exception|denied|refused|forbidden|unauthori[sz]ed|time.?out|timed out|unreachable|unable|could not|cannot|retry|retries|reset|closed|expired|invalid|\b[45]\d\d\b/i.test(message);
 
+/** Failing of its own, or reporting that its calls to another fail. */
 const failingNow = (current: readonly Signal[], service: string): boolean =>
-  current.some((signal) => signal.service === service && signal.ongoing && (signal.kind === 'errors' || signal.kind === 'metric' || signal.kind === 'trend' || signal.kind === 'alarm'));
+  current.some(
+    (signal) =>
+      signal.ongoing &&
+      ((signal.service === service && (signal.kind === 'errors' || signal.kind === 'metric' || signal.kind === 'trend' || signal.kind === 'alarm')) ||
+        (signal.kind === 'mentioned' && signal.from === service)),
+  );
 
 /**
  * A dependency failing by itself now: refusing a caller's stale password or certificate, as a database logs it, is working as
@@ -77,7 +85,8 @@ export const staleViewOf = (board: EvidenceBoard, dependency: string, current: r
   const failing = callers.filter((caller) => failingNow(current, caller));
   if (failing.length !== 1) return undefined;
   const caller = failing[0]!;
-  const onset = onsetOf(caller);
+  // A caller that only reports its calls failing dates its trouble by them: they are the dependency's signals.
+  const onset = Number.isFinite(onsetOf(caller)) ? onsetOf(caller) : onsetOf(dependency);
   if (!Number.isFinite(onset)) return undefined;
   const end = Math.max(...board.logs.map((line) => line.at));
   const recovered = callers.filter((other) => {
@@ -90,9 +99,22 @@ export const staleViewOf = (board: EvidenceBoard, dependency: string, current: r
     const alarmBack = board.alarms.some((alarm) => alarm.service === other && alarm.state === 'OK' && alarm.since !== undefined && Date.parse(alarm.since) > lastComplaint - TOGETHER_MS);
     return workedOn || alarmBack;
   });
-  if (recovered.length === 0) return undefined;
-  const failures = current.filter((signal) => signal.service === caller).map((signal) => signal.text).join(' ');
-  return { caller, dependency, recovered, holding: holdingOf(failures, change) };
+  const failures = current.filter((signal) => signal.service === caller || (signal.kind === 'mentioned' && signal.from === caller)).map((signal) => signal.text).join(' ');
+  if (recovered.length > 0) return { caller, dependency, recovered, served: [], holding: holdingOf(failures, change) };
+  // Callers it answered all along say as much, but only of what a caller holds by itself: a certificate it trusts, a credential.
+  const held = new Set(causesIn(failures).map((hit) => hit.label));
+  if (!held.has('certificate') && !held.has('credentials')) return undefined;
+  const served = callers.filter((other) => other !== caller && servedThroughout(board, other, dependency, onset));
+  return served.length > 0 ? { caller, dependency, recovered: [], served, holding: holdingOf(failures, change) } : undefined;
+};
+
+/** Answered calls a caller logs naming the dependency after the other caller began to fail, enough to be no accident. */
+const MIN_ANSWERED = 2;
+
+const servedThroughout = (board: EvidenceBoard, caller: string, dependency: string, since: number): boolean => {
+  const named = board.logs.filter((line) => line.service === caller && line.at >= since - TOGETHER_MS && line.message.toLowerCase().includes(dependency.toLowerCase()));
+  const complaints = named.filter((line) => severityOfLine(line) >= WARNING || stumbled(line.message.toLowerCase().replaceAll(dependency.toLowerCase(), ''), dependency));
+  return complaints.length === 0 && named.filter((line) => line.at >= since).length >= MIN_ANSWERED;
 };
 
 const heldWords: Readonly<Record<StaleHolding, string>> = {
@@ -103,4 +125,6 @@ const heldWords: Readonly<Record<StaleHolding, string>> = {
 
 /** The mechanism in plain words, for the summary. */
 export const staleViewWords = (view: StaleView): string =>
-  `${view.dependency} serves ${view.recovered.join(', ')} again, which failed with ${view.caller} at first; ${view.caller} still fails on it because it holds ${heldWords[view.holding]}.`;
+  view.recovered.length > 0
+    ? `${view.dependency} serves ${view.recovered.join(', ')} again, which failed with ${view.caller} at first; ${view.caller} still fails on it because it holds ${heldWords[view.holding]}.`
+    : `${view.dependency} serves ${view.served.join(', ')} throughout; ${view.caller} alone fails on it because it holds ${heldWords[view.holding]}.`;

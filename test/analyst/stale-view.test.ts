@@ -25,6 +25,8 @@ interface Shape {
   stumble?: string;
   /** The dependency logs each refused sign-in, as a database does, from minute 61. */
   dependencyLogsRefusals?: boolean;
+  /** The other caller logs its calls to the dependency answered, from minute 62. */
+  otherLogsAnswers?: boolean;
 }
 
 /** Two callers of one dependency; `refund-api` fails from minute 61 to minute 120. */
@@ -39,6 +41,7 @@ const board = ({
   callerKind = 'ecs',
   stumble = 'db error on POST /v2/payments: Connection lost: The server closed the connection',
   dependencyLogsRefusals = false,
+  otherLogsAnswers = false,
 }: Shape) =>
   boardFrom({
     brief: 'CloudWatch alarm refund-api-5xx is in ALARM',
@@ -59,6 +62,7 @@ const board = ({
       ...lines('payments-api', 0, 3, 40, 'INFO', (index) => `POST /v2/payments 201 id=p${index}`),
       ...(otherStumbles ? lines('payments-api', 60, 1, 2, 'ERROR', () => stumble) : []),
       ...(dependencyLogsRefusals ? lines('ledger', 61, 2, 30, 'FATAL', () => 'FATAL:  password authentication failed for user "ledger_app"') : []),
+      ...(otherLogsAnswers ? lines('payments-api', 62, 3, 15, 'INFO', (index) => `ledger lookup ok ref=L${index} status=200 elapsed=180ms`) : []),
       ...(otherKeepsFailing ? lines('payments-api', 62, 2, 29, 'ERROR', (index) => `POST /v2/payments id=q${index} failed: ${failure}`) : []),
       ...lines('payments-api', 121, 1, 1, 'INFO', () => 'POST /v2/payments 201 id=last'),
     ]),
@@ -118,5 +122,26 @@ describe('the one caller still failing on a dependency that serves the callers t
       expect(cause.verdict === 'incident' && cause.staleView).toBeFalsy();
       expect(cause.verdict === 'incident' && cause.principles).not.toContain('sole-failing-caller');
     }
+  });
+
+  describe('a dependency that serves its other callers throughout', () => {
+    // The caller names the dependency it calls, so its failures read as the dependency's, on the caller's word.
+    const untrusted = 'partner=ledger lookup failed after 3 attempts: Error: unable to get local issuer certificate (code=UNABLE_TO_GET_ISSUER_CERT_LOCALLY)';
+
+    it('leaves the one caller that cannot trust its certificate holding the fault', () => {
+      const shape = { failure: untrusted, otherStumbles: false, otherLogsAnswers: true, dependencyKind: 'external' };
+      expect(inferCause(board(shape))).toMatchObject({ root: 'refund-api', category: 'certificate', staleView: { dependency: 'ledger', recovered: [], served: ['payments-api'], holding: 'certificate' } });
+      expect(diagnose(board(shape)).draft.rootCause.summary).toContain('ledger serves payments-api throughout; refund-api alone fails on it');
+    });
+
+    it('says nothing of a failure that is not what the caller holds (a timeout), nor without the other caller\'s answered calls', () => {
+      for (const shape of [
+        { failure: 'ledger call timed out after 5000ms', otherStumbles: false, otherLogsAnswers: true, dependencyKind: 'external' },
+        { failure: untrusted, otherStumbles: false, dependencyKind: 'external' },
+      ]) {
+        const cause = inferCause(board(shape));
+        expect(cause.verdict === 'incident' && cause.staleView).toBeFalsy();
+      }
+    });
   });
 });
