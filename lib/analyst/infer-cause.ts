@@ -1,5 +1,6 @@
 import { leadingTrouble } from './leading-trouble.ts';
 import { sharedDependencyChanged } from './shared-dependency.ts';
+import { releaseAddedDependency, releaseAddedDependencyWords } from './new-dependency.ts';
 import { rankRootCandidates } from '../analysis/propagation.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryTraced } from './cause-category.ts';
@@ -457,6 +458,15 @@ const incidentFrom = (
     rootAt(staleView.caller);
   }
 
+  // A dependency its caller began to call only with its latest release: the release put it on the path, and is what changed.
+  const added = overload || staleView || suspectChange ? undefined : releaseAddedDependency(board, root, current);
+  if (added) {
+    applied.push('release-added-dependency');
+    rootAt(added.caller);
+    suspectChange = added.change;
+    tiedByTimeOnly = false;
+  }
+
   // A consumer handling messages twice because the queue shows them again while it still works on them: the queue's setting
   // is why, unless the consumer's release made its runs that long. Duplicates are often reported ("charged twice") before any
   // measure shows a message received twice.
@@ -574,6 +584,7 @@ const incidentFrom = (
     (shifted && placedAtRoot('shifted value', shiftedValueWords(shifted), 'value-shifted-at-writer')) ||
     (heldVisibility && placedAtRoot('redelivery', outlastedVisibilityWords(heldVisibility), 'redelivered-messages')) ||
     (heldStale && placedAtRoot('stale view', staleViewWords(heldStale), 'sole-failing-caller')) ||
+    (added && root === added.caller && placedAtRoot('new dependency', releaseAddedDependencyWords(added), 'release-added-dependency')) ||
     (stale && root === stale.service && suspectChange === stale.change && placedAtRoot('stale data', staleDataWords(stale), 'stale-data-writer')) ||
     (missingCache && root === missingCache.cache && placedAtRoot('cache misses', missingCacheWords(missingCache), 'cache-misses-are-load')) ||
     (retrying && root === retrying.caller && placedAtRoot('retries', retryWords(retrying), 'retries-amplify')) ||

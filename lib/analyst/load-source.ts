@@ -61,8 +61,11 @@ const hostKinds: ReadonlySet<string> = new Set(['ec2']);
 /** Labels that say a caller was refused for want of capacity behind it, not for a fault of its own. */
 const capacityRefusals = new Set(['throttling', 'connections']);
 
+/** A service shedding load turns requests away at a limit of its own: it refuses, it is not refused. */
+const shedsLoad = /load.?shed|shedding/i;
+
 /** A service refused for want of capacity: throttled, connections refused. */
-export const isRefusedCapacity = (own: readonly Signal[]): boolean => labelsAt(own).some((label) => capacityRefusals.has(label));
+export const isRefusedCapacity = (own: readonly Signal[]): boolean => labelsAt(own.filter((signal) => !shedsLoad.test(signal.text))).some((label) => capacityRefusals.has(label));
 
 /** A service refused for want of capacity while its own demand did not surge. */
 export const isStarved = (own: readonly Signal[]): boolean => isRefusedCapacity(own) && !own.some((signal) => signal.kind === 'demand' && signal.substantial);

@@ -16,6 +16,8 @@ const rules: readonly [RegExp, MetricMeaning][] = [
   [/latency|duration|response.?time|p9\d|wait|oldest|(^|[^a-z])age([^a-z]|$)|lag|backlog|visible|delay|queue|depth|iterator/i, 'bad-up'],
   // DBLoad (Performance Insights) counts sessions active at once, waiting or working: a database's saturation.
   [/cpu|memory|mem|heap|utili[sz]ation|connections|pool|checked.?out|leased|disk|storage.?used|bytes.?used|swap|saturation|concurren|threads|file.?descriptors|gc|db.?load|active.?sessions/i, 'bad-up'],
+  // How many copies a scaler asks for (DesiredTaskCount, GroupDesiredCapacity) follows the load or a schedule: it is no load itself.
+  [/desired/i, 'unknown'],
   [/request|invocation|count|rps|tps|throughput|iops|incoming|messages|notifications|records|events|published|delivered|sent|received|consumed|traffic|sessions|users/i, 'demand'],
 ];
 

@@ -22,6 +22,7 @@ export const principles = {
 
   // Where the fault starts.
   'failures-before-refusals': 'with no alert to start from, a service failing requests comes before an unrelated one that only turns away what its callers sent',
+  'release-added-dependency': 'a dependency its caller began to call only with its latest release is on the path because of that release, which is what changed',
   'shared-dependency-changed': 'services that fail independently after a dependency they share changed fail because of that change',
   'counted-failures-before-logged': 'with no alert to start from, a trouble a measure counts comes before an unrelated one whose logged errors its own failure counts never registered',
   'follow-failure-down-calls': 'the fault starts at the dependency whose failure explains its caller’s, followed down the calls; a failure the caller recovered from explains nothing after it',

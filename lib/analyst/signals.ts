@@ -10,8 +10,9 @@ import { causesIn } from './cause-signals.ts';
 import { isBadShift, isEventCount, meaningOf, measureClassesOf, runningCapacity } from './metric-semantics.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { movedBetweenItsOwnSeries, retiredAfterItsRequestsLeft } from './moved-requests.ts';
-import { withinUsualErrors } from './usual-errors.ts';
+import { underItsOwnAlarm, withinUsualErrors } from './usual-errors.ts';
 import { timedPoints } from './readings.ts';
+import { heldUnderItsAlarm } from './watched-by-alarm.ts';
 
 /** One thing that went wrong (or moved) at one service, with the evidence ref that shows it. */
 export interface Signal {
@@ -109,7 +110,8 @@ const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
       // Errors there from the start of the evidence, at a steady rate, are the service's background noise; so are server
       // errors its own count of them already showed at that rate before the logs did.
       const fromTheStart = template.firstSeen < window.start + span * 0.1 && lateCount <= Math.max(3 * earlyCount, earlyCount + 2);
-      if (fromTheStart || withinUsualErrors(board, service, { from: template.firstSeen, to: template.lastSeen, count: template.count, example: template.example })) continue;
+      const logged = { from: template.firstSeen, to: template.lastSeen, count: template.count, example: template.example };
+      if (fromTheStart || withinUsualErrors(board, service, logged) || underItsOwnAlarm(board, service, logged)) continue;
       const worst = Math.max(...Object.keys(template.levels).map(severityOf));
       // One stray line is not a failure, unless it is fatal; warnings count only when they repeat.
       if ((worst < 3 && template.count < 3) || (worst < 4 && template.count < 2)) continue;
@@ -420,7 +422,8 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
         const demand = board.series.filter((other) => other.service === series.service && meaningOf(other.name) === 'demand').map(levelOf);
         // Earlier days and a longer history are earlier periods too: a count's usual scatter shows there as well.
         const before = timedPoints([...(series.earlierDays ?? []).flatMap((day) => day.points), ...(series.history ?? [])]);
-        return [{ ...common, kind: 'metric', substantial: isSubstantialShift(series, onset, demand.length > 0 ? Math.max(...demand) : undefined, [...points, ...before]) }];
+        const substantial = isSubstantialShift(series, onset, demand.length > 0 ? Math.max(...demand) : undefined, [...points, ...before]) && !heldUnderItsAlarm(board, series, onset.at, points.at(-1)!.t);
+        return [{ ...common, kind: 'metric', substantial }];
       }
       // A surge is demand at least doubled; a rise of a few tens of percent is ordinary variation.
       // Requests moved onto one series from another of the service's own (blue to green) are no more requests.

@@ -45,3 +45,18 @@ export const withinUsualErrors = (board: EvidenceBoard, service: string, logged:
     return perMinute >= linesPerMinute;
   });
 };
+
+/** Fewer server-error lines than this a minute are sparse: about one every ten minutes. */
+const SPARSE_PER_MINUTE = 0.1;
+
+/**
+ * Server errors (5xx) a service logs only now and then, while its own alarm on them stayed OK from
+ * before the first of them on, are under the rate its owners page on: background, not a failure.
+ * Sparse only: a steady stream that an alarm missed proves nothing of the kind.
+ */
+export const underItsOwnAlarm = (board: EvidenceBoard, service: string, logged: LoggedErrors): boolean => {
+  if ((statusOf(logged.example) ?? 0) < 500 || !serverErrorsFlat(board, service)) return false;
+  const linesPerMinute = logged.count / Math.max(1, (logged.to - logged.from) / 60_000);
+  const watched = board.alarms.some((alarm) => alarm.service === service && serverErrorMeasure.test(alarm.name) && alarm.since !== undefined && Date.parse(alarm.since) <= logged.from);
+  return watched && linesPerMinute <= SPARSE_PER_MINUTE;
+};

@@ -57,3 +57,9 @@ describe('what a metric name says', () => {
     expect(isEventCount(name)).toBe(eventCount);
   });
 });
+
+describe('how many copies a scaler asks for', () => {
+  it('follows the load or a schedule: it is no demand itself, though its name says count', () => {
+    expect(meaningOf('DesiredTaskCount')).toBe('unknown');
+  });
+});

@@ -44,3 +44,41 @@ describe('server errors a service already counted at that rate', () => {
     expect(diagnose(shop({ errorsPerMinute: { before: 1, after: 1 }, loggedEvery: 10, message: 'hold failed: connection refused to slots-db' })).draft.incident).toBe(true);
   });
 });
+
+interface Watched {
+  /** When the service's own alarm on its 503s last went OK, in minutes after the start. */
+  alarmOkSince?: number;
+  /** Minutes between the logged 503s, from minute 20. */
+  loggedEvery: number;
+}
+
+/** An alarm on a partner API's 4xx that fired and recovered; the label service behind it logs a 503 now and then. */
+const labels = ({ alarmOkSince, loggedEvery }: Watched) =>
+  boardFrom({
+    brief: 'CloudWatch alarm "partner-api-4xx-rate" changed to ALARM at 2026-12-01T05:10:00.000Z',
+    services: [
+      { name: 'partner-api', kind: 'apigateway', dependsOn: ['labels-svc'] },
+      { name: 'labels-svc', kind: 'ecs' },
+    ],
+    alarms: [
+      { name: 'partner-api-4xx-rate', service: 'partner-api', state: 'OK', since: at(START, 90) },
+      ...(alarmOkSince === undefined ? [] : [{ name: 'labels-svc-503-rate', service: 'labels-svc', state: 'OK' as const, since: at(START, alarmOkSince) }]),
+    ],
+    logs: [
+      ...lines('partner-api', 0, 4, 30, 'INFO', (index) => `POST /v1/shipments 201 key=pk_${index}`),
+      ...lines('labels-svc', 20, loggedEvery, Math.floor(100 / loggedEvery), 'ERROR', () => 'level=error msg="pdf renderer pool exhausted, returning 503" queue=64'),
+    ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+    metrics: [{ service: 'partner-api', name: '4XXError', stat: 'Average', periodSeconds: 60, points: series(START, 120, (minute) => (minute >= 70 && minute < 86 ? 0.2 : 0.01)) }],
+  });
+
+describe('server errors logged now and then under the service\'s own alarm on them', () => {
+  it('are under what its owners page on: the recovered alarm leaves the system healthy', () => {
+    expect(diagnose(labels({ alarmOkSince: -30, loggedEvery: 25 })).draft.incident).toBe(false);
+  });
+
+  it('count when the alarm went OK only after they began, when no alarm watches them, or when they come often', () => {
+    expect(diagnose(labels({ alarmOkSince: 30, loggedEvery: 25 })).draft.incident).toBe(true);
+    expect(diagnose(labels({ loggedEvery: 25 })).draft.incident).toBe(true);
+    expect(diagnose(labels({ alarmOkSince: -30, loggedEvery: 3 })).draft.incident).toBe(true);
+  });
+});
