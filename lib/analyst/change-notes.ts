@@ -32,8 +32,19 @@ const parametersSet = (details: Record<string, unknown>): string[] => {
 };
 
 /**
- * What a change says it changed, in its own words: its changelog, its plan's lines, each setting
- * its diff moved (`cache.ttlSeconds: 300 -> 60`) and each parameter it set. A summary names the
+ * The switches and numbers a CloudTrail request set (`enabled: false`, `batchSize: 10`): a call's
+ * names and ids say what it touched, these say what it did to it.
+ */
+const settingsRequested = (details: Record<string, unknown>): string[] => {
+  const request = details['requestParameters'];
+  if (!isRecord(request)) return [];
+  return Object.entries(request).flatMap(([setting, value]) => (typeof value === 'boolean' || typeof value === 'number' ? [`${setting}: ${value}`] : []));
+};
+
+/**
+ * What a change says it changed, in its own words: its changelog, its plan's lines and the resource
+ * changes an infrastructure-as-code apply lists, each setting its diff moved
+ * (`cache.ttlSeconds: 300 -> 60`), each parameter it set and each switch or number its request set. A summary names the
  * release; these say what the release did, which is what an on-call engineer reads to judge whether
  * it can be the cause.
  */
@@ -41,5 +52,7 @@ export const changeNotesOf = (change: Change): string[] => {
   const details = change.details ?? {};
   const diff = details['diff'];
   const moved = isRecord(diff) ? movedIn(diff) : [];
-  return [...linesOf(details['changelog']), ...linesOf(details['plan']), ...moved, ...parametersSet(details)].filter((line) => line.trim().length > 0).slice(0, MOST_NOTES);
+  return [...linesOf(details['changelog']), ...linesOf(details['plan']), ...linesOf(details['resourceChanges']), ...moved, ...parametersSet(details), ...settingsRequested(details)]
+    .filter((line) => line.trim().length > 0)
+    .slice(0, MOST_NOTES);
 };

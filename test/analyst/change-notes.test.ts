@@ -19,6 +19,13 @@ describe("a change's own notes", () => {
     expect(changeNotesOf(change({ parameters: [{ name: 'general_log', from: '0', to: '1' }] }))).toEqual(['general_log: 0 -> 1']);
     expect(changeNotesOf(change({ parameters: { long_query_time: ['10', '0'], log_output: ['FILE', 'TABLE'] } }))).toEqual(['long_query_time: 10 -> 0', 'log_output: FILE -> TABLE']);
   });
+  it('are the resource changes an apply lists and the switches and numbers a request set, not its names and ids', () => {
+    expect(changeNotesOf(change({ resourceChanges: ['~ aws_lambda_event_source_mapping.label_requests (in-place) enabled: true -> false'] }))).toEqual([
+      '~ aws_lambda_event_source_mapping.label_requests (in-place) enabled: true -> false',
+    ]);
+    const cloudTrail = { eventName: 'UpdateEventSourceMapping20150331', requestParameters: { uUID: 'b28e4a90-1c7d-4f63-a2e5-7d9c03f6e184', functionName: 'label-renderer', enabled: false, batchSize: 10 } };
+    expect(changeNotesOf(change(cloudTrail))).toEqual(['enabled: false', 'batchSize: 10']);
+  });
   it('are none when it carries only call parameters, and at most four', () => {
     expect(changeNotesOf(change({ eventName: 'UpdateService', requestParameters: { taskDefinition: 'feeds:88' } }))).toEqual([]);
     expect(changeNotesOf(change(undefined))).toEqual([]);
