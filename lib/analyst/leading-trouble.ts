@@ -1,7 +1,7 @@
 import type { EvidenceBoard } from './evidence-board.ts';
 import { measuresFailure } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
-import { calleesOf, type Signal } from './signals.ts';
+import { callsEitherWay, type Signal } from './signals.ts';
 
 /**
  * Where to start when no alert names a service (a sweep). Of two unrelated troubles, one that fails
@@ -42,9 +42,7 @@ export const leadingTrouble = (
     return mine.some((signal) => signal.substantial) ? mine.filter((signal) => signal.substantial || signal.kind !== 'metric') : mine;
   };
   if (!first) return first;
-  const services = board.services ?? [];
-  const related = (a: string, b: string) => calleesOf(services, a).has(b) || calleesOf(services, b).has(a);
-  const unrelated = rest.filter((candidate) => !related(candidate.service, first.service) && own(candidate.service).length > 0);
+  const unrelated = rest.filter((candidate) => !callsEitherWay(board.services ?? [], candidate.service, first.service) && own(candidate.service).length > 0);
   if (onlyRefusesInput(own(first.service))) {
     const failing = unrelated.find((candidate) => !onlyRefusesInput(own(candidate.service)));
     return failing ? { service: failing.service, principle: 'failures-before-refusals' } : first;

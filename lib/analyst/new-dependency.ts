@@ -1,5 +1,5 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
-import { CHANGE_WINDOW_MS, couldBreak } from './explaining-change.ts';
+import { CHANGE_WINDOW_MS, latestBreakingChangeBefore } from './explaining-change.ts';
 import type { Signal } from './signals.ts';
 
 /**
@@ -41,7 +41,7 @@ export const releaseAddedDependency = (board: EvidenceBoard, root: string, curre
     .filter((candidate) => candidate.service === caller && takesUp.has(candidate.kind) && candidate.at <= firstCall && firstCall - candidate.at <= CHANGE_WINDOW_MS)
     .sort((a, b) => b.at - a.at)[0];
   // A dependency that changed itself shortly before is explained by its own change.
-  const changedItself = board.changes.some((candidate) => candidate.service === root && couldBreak(candidate) && candidate.at <= firstCall && firstCall - candidate.at <= CHANGE_WINDOW_MS);
+  const changedItself = latestBreakingChangeBefore(board.changes, firstCall, CHANGE_WINDOW_MS, (candidate) => candidate.service === root) !== undefined;
   if (!change || changedItself) return undefined;
   const before = lines.filter((line) => line.at < change.at);
   const workedBefore = before.length >= MIN_LINES_BEFORE && change.at - Math.min(...before.map((line) => line.at)) >= QUIET_BEFORE_MS;

@@ -1,6 +1,10 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { CHANGE_WINDOW_MS, latestBreakingChangeBefore } from './explaining-change.ts';
-import { calleesOf, type Signal } from './signals.ts';
+import { dependenciesOf } from './service-map.ts';
+import { callsEitherWay, type Signal } from './signals.ts';
+
+/** Changes that give dependents something new to run with. */
+const takenUp = new Set(['deploy', 'config']);
 
 /**
  * Services that fail alike (their logs carry the same error) and independently of each other
@@ -12,9 +16,6 @@ import { calleesOf, type Signal } from './signals.ts';
  * blamed only for a change), and the dependency's change is a release or a setting they take up
  * (not a provider's maintenance), made before every one of them began to fail.
  */
-/** Changes that give dependents something new to run with. */
-const takenUp = new Set(['deploy', 'config']);
-
 export interface SharedDependencyChange {
   dependency: string;
   change: Change;
@@ -56,12 +57,12 @@ export const sharedDependencyChanged = (
 ): SharedDependencyChange | undefined => {
   const errors = current.filter((signal) => signal.kind === 'errors');
   const services = board.services ?? [];
-  const callsOf = (service: string): readonly string[] => services.find((node) => node.name === service)?.dependsOn ?? [];
-  const related = (a: string, b: string) => calleesOf(services, a).has(b) || calleesOf(services, b).has(a);
   if (!failing.includes(root)) return undefined;
-  for (const dependency of callsOf(root)) {
+  for (const dependency of dependenciesOf(board, root)) {
     if (failing.includes(dependency)) continue;
-    const alsoFailing = failing.filter((service) => service !== root && callsOf(service).includes(dependency) && !related(service, root) && failAlike(errors, root, service));
+    const alsoFailing = failing.filter(
+      (service) => service !== root && dependenciesOf(board, service).includes(dependency) && !callsEitherWay(services, service, root) && failAlike(errors, root, service),
+    );
     if (alsoFailing.length === 0) continue;
     const firstOnset = Math.min(...[root, ...alsoFailing].map(onsetOf));
     if (!Number.isFinite(firstOnset)) continue;

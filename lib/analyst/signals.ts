@@ -545,6 +545,9 @@ export const neighboursOf = (board: EvidenceBoard, service: string): Set<string>
   return new Set([service, ...own, ...callers]);
 };
 
+/** Whether one of two services calls the other, directly or not. */
+export const callsEitherWay = (services: readonly ServiceNode[], a: string, b: string): boolean => calleesOf(services, a).has(b) || calleesOf(services, b).has(a);
+
 /** Everything a service calls, directly or not. */
 export const calleesOf = (services: readonly ServiceNode[], service: string): Set<string> => {
   const found = new Set<string>();

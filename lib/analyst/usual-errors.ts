@@ -27,6 +27,9 @@ export interface LoggedErrors {
   example: string;
 }
 
+/** How many lines a minute the logged errors came at, over their own stretch (at least a minute). */
+const linesPerMinuteOf = (logged: LoggedErrors): number => logged.count / Math.max(1, (logged.to - logged.from) / 60_000);
+
 /**
  * Requests a service answered with a server error (5xx) at no more than the rate its own count of
  * them already showed are its background, however late in the evidence its logs begin to show them:
@@ -36,7 +39,7 @@ export interface LoggedErrors {
  */
 export const withinUsualErrors = (board: EvidenceBoard, service: string, logged: LoggedErrors): boolean => {
   if ((statusOf(logged.example) ?? 0) < 500 || !serverErrorsFlat(board, service)) return false;
-  const linesPerMinute = logged.count / Math.max(1, (logged.to - logged.from) / 60_000);
+  const linesPerMinute = linesPerMinuteOf(logged);
   return board.series.some((series) => {
     if (series.service !== service || !serverErrorMeasure.test(series.name) || !series.periodSeconds) return false;
     const before = series.points.filter(([timestamp]) => Date.parse(timestamp) < logged.from).map(([, value]) => value);
@@ -56,7 +59,6 @@ const SPARSE_PER_MINUTE = 0.1;
  */
 export const underItsOwnAlarm = (board: EvidenceBoard, service: string, logged: LoggedErrors): boolean => {
   if ((statusOf(logged.example) ?? 0) < 500 || !serverErrorsFlat(board, service)) return false;
-  const linesPerMinute = logged.count / Math.max(1, (logged.to - logged.from) / 60_000);
   const watched = board.alarms.some((alarm) => alarm.service === service && serverErrorMeasure.test(alarm.name) && alarm.since !== undefined && Date.parse(alarm.since) <= logged.from);
-  return watched && linesPerMinute <= SPARSE_PER_MINUTE;
+  return watched && linesPerMinuteOf(logged) <= SPARSE_PER_MINUTE;
 };
