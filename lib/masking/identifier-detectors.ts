@@ -195,8 +195,9 @@ const resourceId: Detector = {
   wholeValue: true,
   placement: 'punctuatedWord',
   // EC2-style ids (prefix + 8 or 17 hex) and RDS resource ids (db-/cluster- + 26 upper-case characters). A name built
-  // from an id (an alarm `nat-06d3b8e2-port-allocation-errors`) carries it: a hyphen and a word may follow.
-  source: String.raw`(?<![A-Za-z0-9_-])(?:(?:${RESOURCE_PREFIXES.join('|')})-(?:[0-9a-f]{17}|[0-9a-f]{8})|(?:db|cluster)-[A-Z0-9]{26})(?![A-Za-z0-9_]|-[0-9a-f]+(?![A-Za-z0-9_-]))`,
+  // from an id (an alarm `nat-06d3b8e2-port-allocation-errors`, `ec2-i-0c41d7e2a9b36f018-StatusCheckFailed`) carries it:
+  // a word and a hyphen may come before it, a hyphen and a word after.
+  source: String.raw`(?<![A-Za-z0-9_])(?:(?:${RESOURCE_PREFIXES.join('|')})-(?:[0-9a-f]{17}|[0-9a-f]{8})|(?:db|cluster)-[A-Z0-9]{26})(?![A-Za-z0-9_]|-[0-9a-f]+(?![A-Za-z0-9_-]))`,
   handle: (match, context) => context.placeholder(PlaceholderType.resourceId, match.text),
 };
 

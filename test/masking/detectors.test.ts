@@ -64,6 +64,7 @@ describe('AWS resource ids', () => {
     expectMasked('alarm nat-06d3b8e2-port-allocation-errors fired', 'alarm <RESOURCE_ID_1>-port-allocation-errors fired');
     expectMasked('volume vol-0a1b2c3d-snapshots kept', 'volume <RESOURCE_ID_1>-snapshots kept');
     expectMasked('request i-1a2b3c4d-5e6f7a8b done', 'request i-1a2b3c4d-5e6f7a8b done');
+    expectMasked('alarm ec2-i-0c41d7e2a9b36f018-StatusCheckFailed', 'alarm ec2-<RESOURCE_ID_1>-StatusCheckFailed');
   });
 
   it('masks IAM unique ids', () => expectMasked('role AROA3XFRBF23EXAMPLE1 user AIDAJQABLZS4A3QDU576Q', 'role <IAM_ID_1> user <IAM_ID_2>'));
