@@ -11,8 +11,14 @@ const schemeAndHost = `(?:(?:https?\\s+)?(?:[\\w-]+(?:\\.[\\w-]+)+|${formatPlace
 /** A request line: a method and a path. */
 export const requestLine = new RegExp(`${method}\\s+\\S`);
 
+/** CloudFront's standard log: method, host, path and status in consecutive tab-separated fields. */
+const cloudFrontStatus = new RegExp(`${method}\\t[^\\t]+\\t\\/[^\\t]*\\t([1-5]\\d\\d)\\t`);
+
 /** The response status of a request line, or the action of a firewall that refused it. */
 export const statusOf = (message: string): number | undefined => {
+  // CloudFront's tab-separated fields put the status right after the path, and the bytes sent (often three digits) before them.
+  const tabbed = cloudFrontStatus.exec(message)?.[1];
+  if (tabbed) return Number(tabbed);
   const status = /(?:status["=: ]+|HTTP\/\d(?:\.\d)?"?\s+|\s)([1-5]\d\d)(?=[\s,"}]|$)/.exec(message)?.[1];
   if (status) return Number(status);
   return /\baction[=: ]+"?BLOCK/i.test(message) ? 403 : undefined;

@@ -41,7 +41,11 @@ const symptomWords = [
   /\bnever (got|get|gets|arrived|arrive|received|receive|came|come|showed|loaded)\b/i,
   /\b(fail(s|ing|ed|ures?)?|errors?|broken|down|outage|crash(es|ing|ed)?|tim(ing|ed|es) out|timeouts?|rejected|denied|refused|unavailable|stuck|hang(s|ing)?|missing|lost)\b/i,
   /\b(twice|duplicated?|duplicates|double[ds]?|wrong|incorrect|inconsistent|mismatch(es|ed)?|(higher|lower|more|less|bigger|smaller) than)\b/i,
+  // Data out of date, or one thing shown in place of another ("yesterday's numbers", "the June 1 totals instead of June 2").
+  /\b(stale|out of date|outdated|yesterday's (numbers|figures|data|totals)|instead of|problems?)\b/i,
   /\b(slow(er|ly)?|sluggish|lagging|delayed)\b/i,
+  // A measure said to stand out ("why was CPU so high last night?") is a symptom to account for, even when it turns out usual.
+  /\b(so|too|very|unusually|really|that|this) (high|low)\b|\bspik(e|es|ed|ing)\b/i,
 ];
 
 /** A question that presupposes the symptom ("why are exports failing?"), unlike one that asks whether it exists ("is X slow?"). */

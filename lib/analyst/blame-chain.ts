@@ -57,6 +57,7 @@ export const blameChainTraced = (
       return earliestOnsetOf(callee) <= onsetOf(node) + SAME_TIME_MS ? failing : 0;
     };
     const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && showsOwnFault(current, callee));
+    const faultOnTheWayBehind = dependenciesOf(board, node).some((callee) => (links.includes(callee) || visited.includes(callee)) && failingOf(callee) > 0 && showsOwnFault(current, callee));
     const namesOwn = (callee: string) => namesOwnFault(board, current.filter((signal) => signal.service === callee), callee, onsetOf(node));
     // A service failing on a defect of its own code (a TypeError, a null dereference), killed for the memory it uses, or
     // whose tasks find no host to run on, fails by itself, whatever it says about its callees.
@@ -80,7 +81,11 @@ export const blameChainTraced = (
             without !== 'own-defect-first' && ownDefect && !signal.substantial && (signal.at < onsetOf(node) - SAME_TIME_MS || signal.at > ownDefectAt + SAME_TIME_MS);
           const complaints = about.filter((signal) => !ownSide(signal) && !asideOwnDefect(signal) && (signal.substantial || !about.some(ownSide)));
           const onTheWay = without !== 'fault-on-the-way' && faultOnTheWay;
-          const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * (onTheWay && notGotThrough(signal) && !showsOwnFault(current, callee) ? 0.5 : 2), 0);
+          const unreached = (signal: Signal) => notGotThrough(signal) && !showsOwnFault(current, callee);
+          // Calls that never got through past a faulty resource already in the chain are that resource's: what else the caller says of the callee echoes them.
+          const unreachedPastFault = without !== 'fault-on-the-way' && faultOnTheWayBehind && complaints.some(unreached);
+          const weightOf = (signal: Signal) => (unreachedPastFault ? 0 : onTheWay && unreached(signal) ? 0.5 : 2);
+          const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * weightOf(signal), 0);
           const own = without !== 'own-fault-first' && namesOwn(callee);
           const score = recoveredFrom(board, current, node, callee, onsetOf(node)) ? 0 : pointedAt + failingOf(callee) + (namesOwn(callee) ? 1 : 0);
           return { callee, own, score, onset: onsetOf(callee) };

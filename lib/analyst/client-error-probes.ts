@@ -14,7 +14,7 @@ import { onsetOfReadings } from './readings.ts';
  */
 
 /** A signal about requests refused as the client's fault. */
-const clientErrorSignal = /4xx|client.?error|blocked|(?<![0-9])4\d\d(?![0-9])|not.?found/i;
+export const clientErrorSignal = /4xx|client.?error|blocked|(?<![0-9])4\d\d(?![0-9])|not.?found/i;
 /** A measure of every error answered, client and server alike (CloudFront's TotalErrorRate). */
 const totalErrors = /total.?errors?/i;
 
@@ -63,6 +63,13 @@ const PROBE_SHARE = 0.8;
 const PERIOD_SLACK_MS = 5 * 60_000;
 
 const isProbe = (line: LogRecord): boolean => automatedClient.test(line.message) || probedPath.test(line.message);
+
+/** An access log line that refused an automated probe: the service turning a scanner away, not failing. */
+export const refusedProbe = (line: LogRecord): boolean => {
+  if (!requestLine.test(line.message)) return false;
+  const status = statusOf(line.message);
+  return status !== undefined && status >= 400 && status < 500 && isProbe(line);
+};
 
 
 /** The request lines at or next to a signal's service from its first period on, each with the status it was answered. */

@@ -4,7 +4,7 @@ import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import { announcedStretchOf, announcedWindowAround, announcedWindowOf } from './announced-window.ts';
 import { causesIn } from './cause-signals.ts';
-import { probingOf } from './client-error-probes.ts';
+import { clientErrorSignal, probingOf, refusedProbe } from './client-error-probes.ts';
 import { oneCallerRefused } from './one-caller-refused.ts';
 import type { Change, EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresFailure } from './metric-semantics.ts';
@@ -398,10 +398,26 @@ const reportedMoveRecurs = (series: readonly Series[], alert: Alert): Omit<Expla
   const named = new Set(series.filter((candidate) => candidate.service === alert.service && reportNames(alert.said ?? '', candidate.name)).map((candidate) => candidate.name));
   for (const name of named) {
     const ref = series.find((candidate) => candidate.service === alert.service && candidate.name === name)!.ref;
-    const recurring = recurrenceOf(series, alert.service!, name, alert.since! - RECURRENCE_TOLERANCE_MS, ref, worse);
+    const seenAt = alert.since ?? latestExcursionOf(series, alert.service!, name, worse);
+    if (seenAt === undefined) continue;
+    const recurring = recurrenceOf(series, alert.service!, name, seenAt - RECURRENCE_TOLERANCE_MS, ref, worse);
     if (recurring) return recurring;
   }
   return undefined;
+};
+
+/**
+ * When a person reports a measure high or low without saying since when ("CPU was so high last
+ * night"), what they saw is its furthest reading the reported way over the last day of its record.
+ */
+const latestExcursionOf = (series: readonly Series[], service: string, name: string, worse: 'up' | 'down'): number | undefined => {
+  const points = series
+    .filter((candidate) => candidate.service === service && candidate.name === name)
+    .flatMap((candidate) => candidate.points.map(([timestamp, value]): [number, number] => [Date.parse(timestamp), value]));
+  const end = Math.max(...points.map(([t]) => t));
+  const lastDay = points.filter(([t]) => t > end - DAY_MS);
+  const orientation = worse === 'down' ? -1 : 1;
+  return lastDay.reduce<[number, number] | undefined>((best, point) => (best === undefined || orientation * point[1] > orientation * best[1] ? point : best), undefined)?.[0];
 };
 
 /**
@@ -413,8 +429,9 @@ const reportedMoveRecurs = (series: readonly Series[], alert: Alert): Omit<Expla
  * read by the measure it names (reportedMoveRecurs).
  */
 const recurringAlert = (series: readonly Series[], alert: Alert, watched: readonly Series[], moving: readonly Signal[]): Omit<Explanation, 'subject'> | undefined => {
-  if (!alert.service || alert.since === undefined || failureAlert.test(alert.name)) return undefined;
+  if (!alert.service || failureAlert.test(alert.name)) return undefined;
   if (alert.source === 'report') return reportedMoveRecurs(series, alert);
+  if (alert.since === undefined) return undefined;
   const candidates = watched.length > 0 ? watched : healthMeasuresAt(series, alert.service);
   for (const name of new Set(candidates.map((candidate) => candidate.name))) {
     if (watched.length === 0 && moving.some((signal) => !signal.text.startsWith(name))) continue;
@@ -609,7 +626,7 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
 export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[] => {
   if (!alert.service) return [];
   const since = alert.since !== undefined ? alert.since - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
-  const errors = board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since);
+  const errors = board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since && !refusedProbe(line));
   // One record refused once (a unique-key violation) is not the service failing: such an error counts when its kind repeats.
   const byKind = new Map<string, LogRecord[]>();
   for (const line of errors) {
@@ -632,6 +649,13 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     if (!isFault(signal) && signal.kind !== 'demand' && signal.kind !== 'transient') continue;
     const why = benignSignal(board, signal);
     if (why) benignWhy.set(signal, why);
+  }
+  // A share of the client errors already found to be probing (the 403s of the 4xx a scanner got) is that probing, though
+  // the lines read since it rose are too few to tell on their own.
+  for (const signal of signals) {
+    if (benignWhy.has(signal) || !isFault(signal) || signal.kind !== 'metric' || !clientErrorSignal.test(signal.text) || /5xx|\b5\d\d\b/i.test(signal.text)) continue;
+    const probing = [...benignWhy].find(([other, why]) => other.service === signal.service && why.principle === 'automated-probing' && other.at <= signal.at + RECURRENCE_TOLERANCE_MS);
+    if (probing) benignWhy.set(signal, probing[1]);
   }
   const alerts = alertsOf(board, symptom);
   const explained: Explanation[] = [];

@@ -7,6 +7,7 @@ import { categoryTraced } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn, failureKindsSaid } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
+import { keptOldValuesBehind, keptOldValuesWords, type KeptOldValues } from './kept-old-values.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import { resizedHostsOf, resizedHostsWords } from './hosts-resized.ts';
 import { timedOutIntegrationOf, timedOutIntegrationWords } from './integration-timeout.ts';
@@ -93,6 +94,8 @@ export interface IncidentCause {
   routedLoad?: RoutedLoad;
   /** The root's copies hold the addresses of the subnets another service cannot start its tasks in (address-holder.ts). */
   addressHolder?: AddressHolder;
+  /** The root turned to writing its last known values, which its reader finds wrong or old (kept-old-values.ts). */
+  keptOld?: KeptOldValues;
   /** The root wrote a value an order of magnitude off (shifted-value.ts). */
   shiftedValue?: ShiftedValue;
   /** The caller of an external root also calls another external provider. */
@@ -500,6 +503,15 @@ const incidentFrom = (
     suspectChange = suspectChangeFor(board.changes, new Set([writer.service]), writer.wroteAt) ?? suspectChangeFor(board.changes, new Set([writer.service]), writer.readAt);
   }
 
+  // Data found wrong or old, with nothing failing, was kept old by a writer on its way that turned to its last known values.
+  const keptOld = writer ? undefined : keptOldValuesBehind(board, root, current);
+  if (keptOld) {
+    applied.push('writer-kept-old-values');
+    rootAt(keptOld.writer);
+    overload = false;
+    suspectChange = suspectChangeFor(board.changes, new Set([keptOld.writer]), keptOld.since);
+  }
+
   // Credentials refused after a rotation function stopped half way: the function is the cause, not its secret or the clients refused.
   const failedRotation = failedRotationOf(board);
   const rotationTouches = (rotator: string) => new Set([...dependenciesOf(board, rotator), ...dependenciesOf(board, rotator).flatMap((used) => callersOf(board, used))]);
@@ -557,7 +569,7 @@ const incidentFrom = (
     rootOnset,
     change: suspectChange,
     ...(foundByEffect ? { failuresExplained: evidenceKinds } : {}),
-    wroteBadData: writer !== undefined,
+    wroteBadData: writer !== undefined || (keptOld !== undefined && root === keptOld.writer),
     shiftedValue: shifted !== undefined,
     overloads: overload,
     ...(overload && loaded !== root ? { loadedSignals: signals.filter((signal) => signal.service === loaded) } : {}),
@@ -586,6 +598,7 @@ const incidentFrom = (
     (heldStale && placedAtRoot('stale view', staleViewWords(heldStale), 'sole-failing-caller')) ||
     (added && root === added.caller && placedAtRoot('new dependency', releaseAddedDependencyWords(added), 'release-added-dependency')) ||
     (stale && root === stale.service && suspectChange === stale.change && placedAtRoot('stale data', staleDataWords(stale), 'stale-data-writer')) ||
+    (keptOld && root === keptOld.writer && placedAtRoot('stale data', keptOldValuesWords(keptOld), 'writer-kept-old-values')) ||
     (missingCache && root === missingCache.cache && placedAtRoot('cache misses', missingCacheWords(missingCache), 'cache-misses-are-load')) ||
     (retrying && root === retrying.caller && placedAtRoot('retries', retryWords(retrying), 'retries-amplify')) ||
     (unbacked && root === unbacked.caller && placedAtRoot('retries', unbackedRetryWords(unbacked), 'retries-amplify')) ||
@@ -648,6 +661,7 @@ const incidentFrom = (
     ...(heldVisibility ? { outlastedVisibility: heldVisibility } : {}),
     ...(routed ? { routedLoad: routed } : {}),
     ...(shifted ? { shiftedValue: shifted } : {}),
+    ...(keptOld && root === keptOld.writer ? { keptOld } : {}),
     ...(addressHolder && root === addressHolder.holder ? { addressHolder } : {}),
     overloads: overload && !sharedQuotaWith ? loaded : undefined,
     starves: overload ? sharedQuotaWith : undefined,
@@ -690,6 +704,6 @@ export const inferCause = (board: EvidenceBoard): CauseInference => {
   const withRaw = [...signals, ...raw];
   const inference = incidentFrom(board, withRaw, weak, symptom && alarmed.has(symptom) ? symptom : [...alarmed][0], false, { unexplainedAlerts: health.unexplained, unexplainedHarm: [] });
   const labelled = labelsAt(inference.rootSignals).length > 0;
-  // A value written wrong is a cause found, though it fails nothing and names no mechanism label.
-  return { ...inference, determined: labelled || inference.suspectChange !== undefined || inference.shiftedValue !== undefined, principles: ['unexplained-alert-is-incident', ...inference.principles] };
+  // A value written wrong, or old values written in place of fresh ones, is a cause found, though it fails nothing and names no mechanism label.
+  return { ...inference, determined: labelled || inference.suspectChange !== undefined || inference.shiftedValue !== undefined || inference.keptOld !== undefined, principles: ['unexplained-alert-is-incident', ...inference.principles] };
 };

@@ -6,6 +6,8 @@ export const wordsOf = (name: string): Set<string> =>
   new Set(
     name
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      // An acronym ends where a capitalised word begins: "CPUUtilization" is CPU and Utilization.
+      .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
       .toLowerCase()
       .split(/[^a-z0-9]+/)
       .map((word) => word.replace(/s$/, ''))
@@ -22,8 +24,8 @@ export const reportNames = (report: string, measure: string): boolean => {
 };
 
 /** Words by which a person says a measure went down, or up. */
-const saysDown = /\b(down|drop(s|ped|ping)?|fell|fall(s|ing)?|fewer|lower|dip(s|ped)?|declin(e|ed|ing)|plummet(ed|ing)?)\b/i;
-const saysUp = /\b(up|spik(e|es|ed|ing)|jump(s|ed)?|surg(e|ed|ing)|soar(ed|ing)?|higher|more|ris(e|ing)|rose)\b/i;
+const saysDown = /\b(down|drop(s|ped|ping)?|fell|fall(s|ing)?|fewer|low(er)?|dip(s|ped)?|declin(e|ed|ing)|plummet(ed|ing)?)\b/i;
+const saysUp = /\b(up|spik(e|es|ed|ing)|jump(s|ed)?|surg(e|ed|ing)|soar(ed|ing)?|high(er)?|more|ris(e|ing)|rose)\b/i;
 
 /** Which way a person's report says what it names moved; undefined when it says neither, or both. */
 export const reportedDirection = (report: string): 'up' | 'down' | undefined => {

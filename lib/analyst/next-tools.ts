@@ -195,7 +195,11 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
     .sort((a, b) => b.strength - a.strength)
     .map((signal) => signal.service);
   // A saturated shared resource is loaded by its clients: whoever generates the load has to be read too.
-  const loaders = diagnosis.root && isSharedCapacity(board, diagnosis.root) ? callersOf(board, diagnosis.root).slice(0, 4) : [];
+  // A client blamed for a shared resource's load by its timing alone has fellow clients that may have loaded it instead: they are read too.
+  const chain = diagnosis.inference.verdict === 'incident' ? diagnosis.inference.chain : [];
+  const blamedByTiming = diagnosis.principles.includes('early-client-is-load');
+  const shared = [...new Set([diagnosis.root, ...(blamedByTiming ? chain : [])])].filter((link): link is string => link !== undefined && isSharedCapacity(board, link));
+  const loaders = [...new Set(shared.flatMap((link) => callersOf(board, link)))].slice(0, 4);
   // A root refused for want of a capacity it shares may be refused because another client of that capacity took it: they are read too.
   const coClients = diagnosis.root && isRefusedCapacity(diagnosis.rootSignals) ? sharedCapacityOf(board, diagnosis.root).flatMap((resource) => callersOf(board, resource)).slice(0, 4) : [];
   // A root whose own demand surged is sent it by its callers (a client, a cache in front of it): they are read too.

@@ -62,6 +62,7 @@ export const principles = {
   'sole-failing-caller': 'a dependency that serves again the callers that stumbled with it, or serves its other callers throughout, is working: the one caller failing on it holds what it kept from before',
   'stale-data-writer': 'data its readers find out of date is the fault of the writer upstream that stopped refreshing it: the latest change to that writer, or to what starts it, is where it stopped',
   'bad-data-writer': 'bad data is the fault, and the category, of whoever wrote it first upstream of the reader that fails on it',
+  'writer-kept-old-values': 'data its reader finds wrong or old while nothing fails was kept old by the writer on its way that began, shortly before, to write its last known values in place of what it could not get',
   'value-shifted-at-writer': 'a value that held steady and then came out an order of magnitude off (ten or a hundred times, or its reciprocal) was written wrong: whoever logged the new value first is the cause, and the category is data',
   'sparse-root-errors': 'a root with too few error lines to mine speaks through those lines',
 

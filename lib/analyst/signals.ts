@@ -88,6 +88,21 @@ export const severityOfLine = (line: { level: string; message: string }): number
  */
 const refusedLogin = (message: string): boolean => causesIn(message).some((hit) => hit.label === 'credentials');
 
+/** A burst of errors this long past, with the service's work logged clean since, is over. */
+const BURST_OVER_MS = 30 * 60_000;
+const CLEAN_LINES_AFTER_BURST = 5;
+
+/**
+ * Whether a service logged its work without a complaint from shortly after `since` to the end of
+ * the evidence, at least half an hour, in several lines: errors that stopped then (a deploy's
+ * connections cut as it rolled) have passed. Without its routine lines read, nothing shows that.
+ */
+const workedCleanSince = (board: EvidenceBoard, service: string, since: number, end: number): boolean => {
+  if (end - since < BURST_OVER_MS) return false;
+  const after = board.logs.filter((line) => line.service === service && line.at > since);
+  return after.length >= CLEAN_LINES_AFTER_BURST && after.every((line) => severityOfLine(line) < 2) && end - Math.max(...after.map((line) => line.at)) < BURST_OVER_MS / 2;
+};
+
 /** Bursts of errors: templates that were absent (or much rarer) early in the window and show up later. */
 const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
   const span = Math.max(window.end - window.start, 1);
@@ -115,7 +130,7 @@ const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
       const worst = Math.max(...Object.keys(template.levels).map(severityOf));
       // One stray line is not a failure, unless it is fatal; warnings count only when they repeat.
       if ((worst < 3 && template.count < 3) || (worst < 4 && template.count < 2)) continue;
-      const ongoing = template.lastSeen >= window.end - Math.max(span * 0.25, 10 * 60_000);
+      const ongoing = template.lastSeen >= window.end - Math.max(span * 0.25, 10 * 60_000) && !workedCleanSince(board, service, template.lastSeen, window.end);
       signals.push({
         service,
         kind: 'errors',
@@ -589,6 +604,21 @@ const outboundWords = /<(HOST|URL|IP)_\d+>|upstream|third.?party|provider|vendor
 
 const sharedKinds = new Set(['sqs', 'sns', 's3', 'dynamodb', 'kinesis']);
 
+/**
+ * Whether `text` names a third party by its brand: the first word of its name ("telvio" for
+ * `telvio-sms`), as callers' logs call a provider, when that word is no part of another service's
+ * name. Our own services are named in full; a provider's suffix is the map's, not the caller's.
+ */
+const namesBrand = (services: readonly ServiceNode[], text: string, service: string): boolean => {
+  if (services.find((node) => node.name === service)?.kind !== 'external') return false;
+  const brand = service.split(/[-_.]/)[0]!;
+  if (brand.length < 4 || brand === service) return false;
+  const wordsOf = (name: string) => name.toLowerCase().split(/[-_.]/);
+  if (services.some((node) => node.name !== service && wordsOf(node.name).includes(brand.toLowerCase()))) return false;
+  // A word inside a dotted or hyphenated compound (a package, a class, a host, a thread name) is the caller’s code naming a concept, not the provider.
+  return new RegExp(`(^|[^a-z0-9.-])${escapeRegExp(brand)}([^a-z0-9.-]|$)`, 'i').test(text);
+};
+
 /** Services that use the same queue, topic, bucket or table as `service`: producers and consumers of its input. */
 const coClientsOf = (services: readonly ServiceNode[], service: string): Set<string> => {
   const shared = (services.find((node) => node.name === service)?.dependsOn ?? []).filter((name) =>
@@ -617,7 +647,7 @@ const blamedDependencies = (services: readonly ServiceNode[], caller: string, te
   if (ownIdentityRejected.test(text)) return [];
   const callees = services.length > 0 ? calleesOf(services, caller) : new Set<string>();
   const names = (candidates: Iterable<string>) =>
-    [...candidates].filter((name) => name !== caller && namesService(text, name));
+    [...candidates].filter((name) => name !== caller && (namesService(text, name) || namesBrand(services, text, name)));
   const named = names(callees);
   if (named.length > 0) return named;
   // Work that reaches a service through a queue, topic or bucket names where it came from.

@@ -15,7 +15,7 @@ import type { Signal } from './signals.ts';
  */
 
 /** Said of data that is out of date; not of connections, handles or locks, which are a stale view of a dependency. */
-const outOfDate =
+export const outOfDate =
   /\bstale\b(?! (connection|socket|handle|file|element|lock|pid|dns|credential|token|session))|out of date|outdated|not (been )?(refreshed|updated|synced)|\bis \d+\s?[hmd]\w* old\b|\bold \(max\b|\b(latest|last)\b.{0,40}\b(date|as ?of)\b.{0,40}\bexpected\b|data.?age|\bfreshness\b/i;
 
 /** A writer's pipeline changes its cadence days before anyone reads data old enough to complain of. */

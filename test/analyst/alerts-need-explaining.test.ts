@@ -18,12 +18,14 @@ describe('what must be explained before "no incident"', () => {
     expect(reportsSymptom('Customers never got a confirmation email. What is going on?')).toBe(true);
     expect(reportsSymptom("Yesterday's revenue is 18% higher than the payout report.")).toBe(true);
     expect(reportsSymptom('Why are the exports so slow?')).toBe(true);
+    expect(reportsSymptom('Why was reporting-db CPU so high around 02:00 UTC last night?')).toBe(true);
   });
 
   it('a question that only asks whether something is fine reports nothing', () => {
     expect(reportsSymptom('Traffic is 4x normal since 14:00 and latency is up a bit. Are we under attack or is something wrong?')).toBe(false);
     expect(reportsSymptom('We shipped 7.3.0 and p99 went from 410 ms to 470 ms. Is the release making search slower? Do we need to roll back?')).toBe(false);
     expect(reportsSymptom('Is anything broken on checkout right now?')).toBe(false);
+    expect(reportsSymptom('Is CPU too high on the reporting database?')).toBe(false);
   });
 
   it('the alarm that fired, an open page and a reported symptom are alerts; a sweep is not', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { judgeHealth } from '../../lib/analyst/health-verdict.ts';
 import { collectSignals } from '../../lib/analyst/signals.ts';
 import { meaningOf } from '../../lib/analyst/metric-semantics.ts';
 import { at, boardFrom, series, sorted } from './board-builder.ts';
@@ -95,17 +96,29 @@ describe('benign explanations set trouble aside', () => {
   const requests = { service: 'site-alb', name: 'RequestCount', points: series(START, 120, (minute) => (minute >= 80 ? 6000 : 4500) + (minute % 11) * 10) };
   const alarm = [{ name: 'site-4xx', service: 'site-alb', state: 'ALARM' as const, since: at(START, 85) }];
   const served = Array.from({ length: 6 }, (_, index) => ({ service: 'site', timestamp: at(START, 81 + index * 6), level: 'INFO', message: `GET /guides/page-${index} 200 40ms src=10.1.2.${index}` }));
+  /** A scanner's requests for paths that do not exist, one every five minutes from minute 80, as `service` logged them. */
+  const scannerProbes = ({ service, level, status }: { service: string; level: string; status: number }) =>
+    ['/wp-login.php', '/.env', '/.git/config', '/phpmyadmin/', '/HNAP1/', '/owa/auth/logon.aspx'].map((path, index) => ({
+      service,
+      timestamp: at(START, 80 + index * 5),
+      level,
+      message: `GET ${path} ${status} 2ms src=185.220.101.${index} ua="Mozilla/5.0 zgrab/0.x"`,
+    }));
 
   it('a 4xx rise made of scanners asking for paths that do not exist is explained, while real pages keep serving', () => {
-    const probes = ['/wp-login.php', '/.env', '/.git/config', '/phpmyadmin/', '/HNAP1/', '/owa/auth/logon.aspx'].map((path, index) => ({
-      service: 'site',
-      timestamp: at(START, 80 + index * 5),
-      level: 'INFO',
-      message: `GET ${path} 404 2ms src=185.220.101.${index} ua="Mozilla/5.0 zgrab/0.x"`,
-    }));
-    const diagnosis = diagnose(boardFrom({ services: edge, alarms: alarm, metrics: [fourXx, requests], logs: [...probes, ...served] }));
+    const diagnosis = diagnose(boardFrom({ services: edge, alarms: alarm, metrics: [fourXx, requests], logs: [...scannerProbes({ service: 'site', level: 'INFO', status: 404 }), ...served] }));
     expect(diagnosis.draft.incident).toBe(false);
     expect(diagnosis.draft.rootCause.summary).toMatch(/automated probing/);
+  });
+
+  it('the part of those client errors a narrower measure counts (the 403s among the 4xx) is the same probing, though few lines were read since it rose; probes logged as errors are no failures', () => {
+    const forbidden = { service: 'site-alb', name: '403ErrorRate', points: series(START, 120, (minute) => (minute >= 96 ? 38 + (minute % 3) : 0.1 + (minute % 2) * 0.02)) };
+    const board = boardFrom({ services: edge, alarms: alarm, metrics: [fourXx, requests, forbidden], logs: sorted([...scannerProbes({ service: 'site-alb', level: 'ERROR', status: 403 }), ...served]) });
+    const signals = collectSignals(board);
+    const narrower = signals.find((signal) => signal.text.startsWith('403ErrorRate'));
+    expect(narrower).toBeDefined();
+    expect(judgeHealth(board, signals, undefined, 'site-alb').benign.has(narrower!)).toBe(true);
+    expect(diagnose(board).draft.incident).toBe(false);
   });
 
   it('a scanner known by its robot agent ("compatible; …; +https://…/bot") writing test files and fetching backups is probing too', () => {

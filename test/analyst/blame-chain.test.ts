@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { blameChainTraced } from '../../lib/analyst/blame-chain.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { collectSignals } from '../../lib/analyst/signals.ts';
 import { at, boardFrom, linesFrom, series, sorted, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
@@ -125,5 +127,39 @@ describe('a callee read at a coarse period', () => {
       });
     // The canary's point at minute 90 is the first at 0: the one at 85 still passed, so tax may have failed from minute 85 on, before cart's errors at 86.
     expect(diagnose(shape(90)).draft.rootCause.service).toBe('tax');
+  });
+});
+
+describe('calls that never got through past a gateway already in the chain', () => {
+  /** Payouts reached the bank through an egress gateway; from minute 90 its transfers time out connecting, and it reports the bank unavailable. */
+  const board = (gatewayFails: boolean) =>
+    boardFrom({
+      brief: 'CloudWatch alarm "payouts-failures" is in ALARM',
+      services: [
+        { name: 'payouts', kind: 'ecs', dependsOn: ['egress', 'bank'] },
+        { name: 'reconciler', kind: 'ecs', dependsOn: ['egress'] },
+        { name: 'egress', kind: 'other' },
+        { name: 'bank', kind: 'external' },
+      ],
+      metrics: [{ service: 'egress', name: 'ErrorPortAllocation', points: series(START, 120, gatewayFails ? step(90, 0, 4000) : () => 0) }],
+      logs: sorted([
+        ...lines('payouts', 0, 5, 24, 'INFO', (index) => `transfer ${index} sent to bank`),
+        ...lines('payouts', 90, 3, 10, 'WARN', (index) => `transfer ${index} to bank failed: connect ETIMEDOUT after 10000ms (attempt 1/2)`),
+        ...lines('payouts', 91, 3, 10, 'ERROR', (index) => `payout ${index} failed: bank unavailable after 2 attempts; responding 503`),
+      ]),
+    });
+  const chainFrom = (gatewayFails: boolean) => {
+    const evidence = board(gatewayFails);
+    const current = collectSignals(evidence).filter((signal) => signal.ongoing);
+    const onsetOf = (service: string) => Math.min(Number.POSITIVE_INFINITY, ...current.filter((signal) => signal.service === service).map((signal) => signal.at));
+    return blameChainTraced(evidence, current, 'payouts', onsetOf, ['egress']).links;
+  };
+
+  it('are the gateway\'s, with what else the caller says of the provider: the chain does not go on to the provider', () => {
+    expect(chainFrom(true)).toEqual(['payouts']);
+  });
+
+  it('still point at the provider while the gateway shows no fault of its own', () => {
+    expect(chainFrom(false)).toEqual(['payouts', 'bank']);
   });
 });

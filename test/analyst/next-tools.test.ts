@@ -27,6 +27,28 @@ describe('the deep dive reads whoever generates the load on a shared capacity', 
     expect(asked).toEqual(expect.arrayContaining(['payouts', 'reconciler']));
   });
 
+  it('a client blamed for a shared resource\'s load by its timing alone has the resource\'s other clients read: one of them may have loaded it', () => {
+    const board = boardFrom({
+      brief: 'CloudWatch alarm "payouts-errors" is in ALARM',
+      services: [
+        { name: 'payouts', kind: 'ecs', dependsOn: ['egress', 'ledger'] },
+        { name: 'reconciler', kind: 'ecs', dependsOn: ['egress'] },
+        { name: 'egress', kind: 'other' },
+        { name: 'ledger', kind: 'ecs' },
+      ],
+      alarms: [{ name: 'payouts-errors', service: 'payouts', state: 'ALARM', since: at(START, 95) }],
+      metrics: [
+        { service: 'payouts', name: 'RequestCount', points: series(START, 120, step(80, 100, 400)) },
+        { service: 'egress', name: 'ErrorPortAllocation', points: series(START, 120, step(90, 0, 4000)) },
+      ],
+    });
+    const diagnosis = diagnose(board);
+    expect(diagnosis.principles).toContain('early-client-is-load');
+    expect(diagnosis.root).toBe('payouts');
+    const asked = nextCalls(board, diagnosis, tools).filter((call) => call.name === 'query_logs').map((call) => call.arguments.service);
+    expect(asked).toContain('reconciler');
+  });
+
   it('a root throttled by a table it shares, whose own calls surged, has the table\'s other clients read: one of them may hold its capacity', () => {
     const board = boardFrom({
       brief: 'CloudWatch alarm "checkins-errors" is in ALARM',

@@ -47,3 +47,36 @@ describe('an event count read only where its own namespace was read', () => {
     expect(draft.rootCause.summary).not.toMatch(/HTTPCode_Target_4XX_Count at onboarding-api went up/);
   });
 });
+
+/** CPU of a reporting database: a 02:00 batch raises it to 85% for half an hour every night, `tonight` high last night. */
+const cpuAt = (minuteOfDay: number, tonight: number, night: number) => (minuteOfDay >= 120 && minuteOfDay < 150 ? (night === 0 ? tonight : 85) : 7);
+
+/** A question at 09:30 without a time: "why was CPU so high last night?"; four days of CPU, read per 5 minutes. */
+const askedWithoutTime = ({ text, tonight = 85 }: { text: string; tonight?: number }) =>
+  boardFrom({
+    brief: `Question: ${text}\nA teammate asks: "${text}"\nThey are asking about the service reporting-db.`,
+    services: [{ name: 'reporting-db', kind: 'rds' }],
+    metrics: [
+      {
+        service: 'reporting-db',
+        name: 'CPUUtilization',
+        namespace: 'AWS/RDS',
+        stat: 'Average',
+        periodSeconds: 300,
+        points: points(-3 * DAY, 570, 5, (minute) => cpuAt(((minute % DAY) + DAY) % DAY, tonight, Math.floor(minute / DAY))),
+      },
+    ],
+  });
+
+describe('a measure a person calls high without saying when', () => {
+  it('is read at its highest over the last day: the usual shape of the night when earlier nights rose the same way', () => {
+    const { draft } = diagnose(askedWithoutTime({ text: 'Why was reporting-db CPU so high around 02:00 last night? Is something wrong?' }));
+    expect(draft.incident).toBe(false);
+    expect(draft.rootCause.summary).toMatch(/CPUUtilization at reporting-db rose the same way at about the same time a day earlier/);
+  });
+
+  it('is not the usual shape when last night rose well beyond the nights before', () => {
+    const { draft } = diagnose(askedWithoutTime({ text: 'Why was reporting-db CPU so high around 02:00 last night?', tonight: 99 }));
+    expect(draft.rootCause.summary).not.toMatch(/rose the same way/);
+  });
+});
