@@ -19,7 +19,7 @@ import { handlerBehind } from './work-handler.ts';
 import { workResumption } from './work-resumption.ts';
 import { CHANGE_WINDOW_MS, explainingChange, suspectChangeFor } from './explaining-change.ts';
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
-import { staleDataWords, staleDataWriter } from './stale-data.ts';
+import { outOfDate, staleDataWords, staleDataWriter } from './stale-data.ts';
 import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
 import { unhealthyTargetsOf, unhealthyTargetsWords } from './unhealthy-targets.ts';
 import { eagerRedriveOf, eagerRedriveWords } from './eager-redrive.ts';
@@ -265,7 +265,11 @@ const incidentFrom = (
   const datedOnset = (service: string) =>
     service === badGateway?.target ? badGateway.at : service === unhealthy?.target ? Math.min(unhealthy.at, onsetOf(service)) : Number.isFinite(onsetOf(service)) ? onsetOf(service) : troubleStarts;
   // Data its reader finds old was not refreshed upstream: a change at the reader does not explain it.
-  const stale = staleDataWriter(board, root, current);
+  // A person's report that the data the symptom shows is out of date is that reader's complaint, wherever the search ended.
+  const reportedOld = alertsOf(board, symptom).find((alert) => alert.source === 'report' && outOfDate.test(alert.said ?? ''));
+  const stale =
+    staleDataWriter(board, root, current) ??
+    (reportedOld && symptom ? staleDataWriter(board, symptom, current, reportedOld.since ?? windowOf(board)?.end ?? troubleStarts) : undefined);
   // A shared resource whose load steps with one client's runs is loaded by them: no change elsewhere, tied by timing, competes with that.
   const loadedByRuns = isSharedCapacity(board, root) && !namesOwnFault(board, signals.filter((signal) => signal.service === root), root) && loadFollowsRuns(board, root, callersOf(board, root)) !== undefined;
   let explained = stale || loadedByRuns ? undefined : explain(datedOnset(root));

@@ -13,7 +13,7 @@ const rules: readonly [RegExp, MetricMeaning][] = [
   [/free|available|healthy|success|hit.?rate|uptime|burst.?balance|(?<!surplus)credit.?balance|io.?balance|byte.?balance|permitted/i, 'bad-down'],
   // Work refused or thrown away (blocked by a firewall, denied, filtered out, discarded) is lost work; so is what lands in a dead-letter queue.
   [new RegExp(`${failureWords}|filtered|discard|dlq`, 'i'), 'bad-up'],
-  [/latency|duration|response.?time|p9\d|wait|oldest|(^|[^a-z])age([^a-z]|$)|lag|backlog|visible|delay|queue|depth|iterator/i, 'bad-up'],
+  [/latency|duration|response.?time|p9\d|wait|oldest|(^|[^a-z])age([^a-z]|$)|lag|backlog|visible|delay|queue|depth|iterator|freshness|staleness/i, 'bad-up'],
   // DBLoad (Performance Insights) counts sessions active at once, waiting or working: a database's saturation.
   [/cpu|memory|mem|heap|utili[sz]ation|connections|pool|checked.?out|leased|disk|storage.?used|bytes.?used|swap|saturation|concurren|threads|file.?descriptors|gc|db.?load|active.?sessions/i, 'bad-up'],
   // How many copies a scaler asks for (DesiredTaskCount, GroupDesiredCapacity) follows the load or a schedule: it is no load itself.

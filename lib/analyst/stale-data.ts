@@ -16,7 +16,7 @@ import type { Signal } from './signals.ts';
 
 /** Said of data that is out of date; not of connections, handles or locks, which are a stale view of a dependency. */
 export const outOfDate =
-  /\bstale\b(?! (connection|socket|handle|file|element|lock|pid|dns|credential|token|session))|out of date|outdated|not (been )?(refreshed|updated|synced)|\bis \d+\s?[hmd]\w* old\b|\bold \(max\b|\b(latest|last)\b.{0,40}\b(date|as ?of)\b.{0,40}\bexpected\b|data.?age|\bfreshness\b/i;
+  /\bstale\b(?! (connection|socket|handle|file|element|lock|pid|dns|credential|token|session))|out of date|outdated|not (been )?(refreshed|updated|synced)|\bis \d+\s?[hmd]\w* old\b|\bold \(max\b|\b(latest|last)\b.{0,40}\b(date|as ?of)\b.{0,40}\bexpected\b|data.?age|\bfreshness\b|\byesterday'?s (numbers|figures|data|totals)\b/i;
 
 /** A writer's pipeline changes its cadence days before anyone reads data old enough to complain of. */
 const REFRESH_CHANGE_REACH_MS = 7 * 24 * 60 * 60_000;
@@ -33,10 +33,14 @@ export interface StaleDataWriter {
 
 const complainsOfOldData = (signal: Signal): boolean => (signal.kind === 'errors' || signal.kind === 'alarm' || signal.kind === 'metric' || signal.kind === 'trend') && outOfDate.test(signal.text);
 
-export const staleDataWriter = (board: EvidenceBoard, reader: string, current: readonly Signal[]): StaleDataWriter | undefined => {
+/**
+ * `reportedAt`: when a person reported the reader's data out of date ("the morning email shows
+ * yesterday's numbers"), which is a complaint of its own though no measure or line of the reader says so.
+ */
+export const staleDataWriter = (board: EvidenceBoard, reader: string, current: readonly Signal[], reportedAt?: number): StaleDataWriter | undefined => {
   const complaints = current.filter((signal) => signal.service === reader && complainsOfOldData(signal));
-  if (complaints.length === 0) return undefined;
-  const foundOldAt = Math.min(...complaints.map((signal) => signal.at));
+  if (complaints.length === 0 && reportedAt === undefined) return undefined;
+  const foundOldAt = Math.min(...complaints.map((signal) => signal.at), reportedAt ?? Number.POSITIVE_INFINITY);
   // Other readers that find the same data old are symptoms as well, not writers.
   const alsoOld = new Set(current.filter(complainsOfOldData).map((signal) => signal.service));
   const paths = upstreamWriters(board, reader)

@@ -1,5 +1,6 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { meaningOf } from './metric-semantics.ts';
+import { callersOf, kindOf } from './service-map.ts';
 import { calleesOf } from './signals.ts';
 import { timedPoints } from './readings.ts';
 
@@ -13,6 +14,32 @@ const IDLE_MS = 30 * 60_000;
  * metrics (invocations, requests, messages): the first reading above zero after the change. When
  * the metrics do not reach back to the change, or show work going on, the change's own time stands.
  */
+/** A scale-out or a rollout: new tasks start, and read what they read only when they start. */
+const launchesTasks = (change: Change): boolean => {
+  if (change.kind === 'deploy') return true;
+  if (change.kind !== 'scaling') return false;
+  const desired = /desired (?:count|capacity) (\d+) ?(?:->|→|to) ?(\d+)/i.exec(change.summary);
+  if (desired) return Number(desired[2]) > Number(desired[1]);
+  return /\b(launching|scal(ed|ing) out)\b/i.test(change.summary);
+};
+
+/** Tasks that failed as they started: their image not pulled, their secrets or volumes not set up, the container not started. */
+const failedToStart = /CannotPullContainer|ResourceInitializationError|CannotStartContainer|CannotCreateContainer|ErrImagePull|ImagePullBackOff|(task|container)s? (failed to start|stopped)\b/i;
+
+/**
+ * What the map cannot type (an image repository, a secret, a key) that its callers' tasks fail on
+ * as they start is read when they start: a change to it with no measure of its own use shows at
+ * those callers' next scale-out or rollout, however long after.
+ */
+const nextLaunchAfter = (board: EvidenceBoard, change: Change): number | undefined => {
+  if (kindOf(board, change.service) !== 'other') return undefined;
+  // Only callers whose tasks fail as they start read it then; a cache or a store is read all along.
+  const callers = new Set(callersOf(board, change.service).filter((caller) => board.logs.some((line) => line.service === caller && failedToStart.test(line.message))));
+  const launches = board.changes.filter((candidate) => callers.has(candidate.service) && candidate.at > change.at && launchesTasks(candidate)).map((candidate) => candidate.at);
+  const next = Math.min(...launches);
+  return Number.isFinite(next) && next - change.at > IDLE_MS ? next : undefined;
+};
+
 export const workResumption = (board: EvidenceBoard): ((change: Change) => number) => {
   // Each change is dated once: the placement asks about the same changes for every link it weighs.
   const dated = new Map<Change, number>();
@@ -20,6 +47,7 @@ export const workResumption = (board: EvidenceBoard): ((change: Change) => numbe
     const services = new Set([change.service, ...calleesOf(board.services ?? [], change.service)]);
     const demand = board.series.filter((series) => services.has(series.service) && meaningOf(series.name) === 'demand');
     const readings = demand.flatMap((series) => timedPoints(series.points));
+    if (readings.length === 0) return nextLaunchAfter(board, change) ?? change.at;
     if (!readings.some((reading) => reading.t <= change.at)) return change.at;
     const resumed = Math.min(...readings.filter((reading) => reading.t >= change.at && reading.v > 0).map((reading) => reading.t));
     return Number.isFinite(resumed) && resumed - change.at > IDLE_MS ? resumed : change.at;

@@ -39,6 +39,7 @@ const readings: readonly [name: string, meaning: MetricMeaning, eventCount: bool
   ['ApproximateAgeOfOldestMessage', 'bad-up', false],
   ['ApproximateNumberOfMessagesVisible', 'bad-up', false],
   ['IteratorAge', 'bad-up', false],
+  ['DeliveryToS3.DataFreshness', 'bad-up', false],
   ['ReplicaLag', 'bad-up', false],
   // Credits a resource spends above its baseline: what is left runs out going down; surplus credits charged pile up.
   ['BurstBalance', 'bad-down', false],

@@ -86,3 +86,42 @@ describe('the schedule a change wrote, in plain words', () => {
     expect(scheduleWrittenBy(change({ functionName: 'f' }))).toBeUndefined();
   });
 });
+
+describe('a person reporting the data a service shows out of date', () => {
+  /** A morning email reads a warehouse table a nightly rollup writes; the rollup's schedule changed two days ago; nothing fails. */
+  const asked = (text: string) =>
+    diagnose(
+      boardFrom({
+        brief: `Question: ${text}\nA teammate asks: "${text}"\nThey are asking about the service morning-report.`,
+        services: [
+          { name: 'morning-report', kind: 'lambda', dependsOn: ['warehouse'] },
+          { name: 'dashboard', kind: 'ecs', dependsOn: ['warehouse'] },
+          { name: 'rollup', kind: 'lambda', dependsOn: ['warehouse'] },
+          { name: 'warehouse', kind: 'other' },
+        ],
+        changes: [
+          {
+            service: 'rollup',
+            timestamp: at(START, -40 * 60),
+            kind: 'config',
+            summary: 'EventBridge Scheduler UpdateSchedule nightly-rollup',
+            details: { eventName: 'UpdateSchedule', requestParameters: { name: 'nightly-rollup', scheduleExpression: 'cron(30 2 * * ? *)' } },
+          },
+        ],
+        // Hours since the summary table was last refreshed: back to a few each morning, until the refresh stopped coming.
+        metrics: [{ service: 'warehouse', name: 'summary_freshness_hours', periodSeconds: 3600, points: Array.from({ length: 48 }, (_, index) => [at(START, (index - 47) * 60), index < 20 ? (index + 4) % 24 : index - 16] as [string, number]) }],
+        logs: Array.from({ length: 10 }, (_, index) => ({ service: 'morning-report', timestamp: at(START, index * 10), level: 'INFO', message: `daily_revenue email sent to list ${index}` })),
+      }),
+    );
+
+  it('is that reader’s complaint: the writer upstream whose schedule changed is where the refreshing stopped', () => {
+    const diagnosis = asked("Why is the 7am revenue email showing yesterday's numbers? Finance says it had the same problem yesterday.");
+    expect(diagnosis.draft.incident).toBe(true);
+    expect(diagnosis.root).toBe('rollup');
+    expect(diagnosis.principles).toContain('stale-data-writer');
+  });
+
+  it('a report of something else sends nobody upstream', () => {
+    expect(asked('Why is the 7am revenue email failing to send since this morning?').principles).not.toContain('stale-data-writer');
+  });
+});
