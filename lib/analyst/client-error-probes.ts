@@ -1,4 +1,4 @@
-import { pathOf, requestLine, statusOf } from './access-log.ts';
+import { answeredAsClientError, pathOf, requestLine, statusOf } from './access-log.ts';
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { formatPlaceholder, PlaceholderType } from '../masking/placeholders.ts';
 import type { Principle } from './principles.ts';
@@ -14,7 +14,12 @@ import { onsetOfReadings } from './readings.ts';
  */
 
 /** A signal about requests refused as the client's fault. */
-export const clientErrorSignal = /4xx|client.?error|blocked|(?<![0-9])4\d\d(?![0-9])|not.?found/i;
+const clientErrorSignal = /4xx|client.?error|blocked|(?<![0-9])4\d\d(?![0-9])|not.?found/i;
+/** A signal that counts server errors too: never the client's fault alone. */
+const serverErrorSignal = /5xx|\b5\d\d\b/i;
+
+/** Whether a measure counts requests refused as the client's fault, and no server errors. */
+export const countsClientErrors = (text: string): boolean => clientErrorSignal.test(text) && !serverErrorSignal.test(text);
 /** A measure of every error answered, client and server alike (CloudFront's TotalErrorRate). */
 const totalErrors = /total.?errors?/i;
 
@@ -65,11 +70,7 @@ const PERIOD_SLACK_MS = 5 * 60_000;
 const isProbe = (line: LogRecord): boolean => automatedClient.test(line.message) || probedPath.test(line.message);
 
 /** An access log line that refused an automated probe: the service turning a scanner away, not failing. */
-export const refusedProbe = (line: LogRecord): boolean => {
-  if (!requestLine.test(line.message)) return false;
-  const status = statusOf(line.message);
-  return status !== undefined && status >= 400 && status < 500 && isProbe(line);
-};
+export const refusedProbe = (line: LogRecord): boolean => answeredAsClientError(line.message) && isProbe(line);
 
 
 /** The request lines at or next to a signal's service from its first period on, each with the status it was answered. */
@@ -105,7 +106,7 @@ const blockedAt = (board: EvidenceBoard, signal: Signal): { blocked: { line: Log
 /** Why a rise in client errors is automated probing rather than users being refused, if the request lines (or a firewall's own record of what it blocked) say so. */
 export const probingOf = (board: EvidenceBoard, signal: Signal): { principle: Principle; service: string; ref: string; why: string } | undefined => {
   const clientErrors = clientErrorSignal.test(signal.text) || (totalErrors.test(signal.text) && serverErrorsFlat(board, signal.service));
-  if (!clientErrors || /5xx|\b5\d\d\b/i.test(signal.text)) return undefined;
+  if (!clientErrors || serverErrorSignal.test(signal.text)) return undefined;
   const { blocked, allowedOthers } = blockedAt(board, signal);
   const requests = [...answeredRequestsNear(board, signal), ...blocked];
   const refused = requests.filter(({ status }) => status >= 400 && status < 500);

@@ -4,7 +4,7 @@ import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import { announcedStretchOf, announcedWindowAround, announcedWindowOf } from './announced-window.ts';
 import { causesIn } from './cause-signals.ts';
-import { clientErrorSignal, probingOf, refusedProbe } from './client-error-probes.ts';
+import { countsClientErrors, probingOf, refusedProbe } from './client-error-probes.ts';
 import { oneCallerRefused } from './one-caller-refused.ts';
 import type { Change, EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresFailure } from './metric-semantics.ts';
@@ -411,13 +411,11 @@ const reportedMoveRecurs = (series: readonly Series[], alert: Alert): Omit<Expla
  * night"), what they saw is its furthest reading the reported way over the last day of its record.
  */
 const latestExcursionOf = (series: readonly Series[], service: string, name: string, worse: 'up' | 'down'): number | undefined => {
-  const points = series
-    .filter((candidate) => candidate.service === service && candidate.name === name)
-    .flatMap((candidate) => candidate.points.map(([timestamp, value]): [number, number] => [Date.parse(timestamp), value]));
-  const end = Math.max(...points.map(([t]) => t));
-  const lastDay = points.filter(([t]) => t > end - DAY_MS);
+  const points = series.filter((candidate) => candidate.service === service && candidate.name === name).flatMap((candidate) => timedPoints(candidate.points));
+  const end = Math.max(...points.map((point) => point.t));
+  const lastDay = points.filter((point) => point.t > end - DAY_MS);
   const orientation = worse === 'down' ? -1 : 1;
-  return lastDay.reduce<[number, number] | undefined>((best, point) => (best === undefined || orientation * point[1] > orientation * best[1] ? point : best), undefined)?.[0];
+  return lastDay.reduce<(typeof lastDay)[number] | undefined>((best, point) => (best === undefined || orientation * point.v > orientation * best.v ? point : best), undefined)?.t;
 };
 
 /**
@@ -653,7 +651,7 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
   // A share of the client errors already found to be probing (the 403s of the 4xx a scanner got) is that probing, though
   // the lines read since it rose are too few to tell on their own.
   for (const signal of signals) {
-    if (benignWhy.has(signal) || !isFault(signal) || signal.kind !== 'metric' || !clientErrorSignal.test(signal.text) || /5xx|\b5\d\d\b/i.test(signal.text)) continue;
+    if (benignWhy.has(signal) || !isFault(signal) || signal.kind !== 'metric' || !countsClientErrors(signal.text)) continue;
     const probing = [...benignWhy].find(([other, why]) => other.service === signal.service && why.principle === 'automated-probing' && other.at <= signal.at + RECURRENCE_TOLERANCE_MS);
     if (probing) benignWhy.set(signal, probing[1]);
   }

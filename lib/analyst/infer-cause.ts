@@ -203,6 +203,7 @@ const incidentFrom = (
     severity: current.filter((signal) => signal.service === service).reduce((sum, signal) => sum + signal.strength, 0),
   }));
   const ranked = rankRootCandidates(dependsOnMap(services), anomalies);
+  const alerts = alertsOf(board, symptom);
   const applied: Principle[] = [];
   const leading = symptom && anomalies.some((anomaly) => anomaly.service === symptom) ? { service: symptom } : leadingTrouble(board, ranked, current);
   if (leading?.principle) applied.push(leading.principle);
@@ -266,7 +267,7 @@ const incidentFrom = (
     service === badGateway?.target ? badGateway.at : service === unhealthy?.target ? Math.min(unhealthy.at, onsetOf(service)) : Number.isFinite(onsetOf(service)) ? onsetOf(service) : troubleStarts;
   // Data its reader finds old was not refreshed upstream: a change at the reader does not explain it.
   // A person's report that the data the symptom shows is out of date is that reader's complaint, wherever the search ended.
-  const reportedOld = alertsOf(board, symptom).find((alert) => alert.source === 'report' && outOfDate.test(alert.said ?? ''));
+  const reportedOld = alerts.find((alert) => alert.source === 'report' && outOfDate.test(alert.said ?? ''));
   const stale =
     staleDataWriter(board, root, current) ??
     (reportedOld && symptom ? staleDataWriter(board, symptom, current, reportedOld.since ?? windowOf(board)?.end ?? troubleStarts) : undefined);
@@ -477,7 +478,7 @@ const incidentFrom = (
   // A consumer handling messages twice because the queue shows them again while it still works on them: the queue's setting
   // is why, unless the consumer's release made its runs that long. Duplicates are often reported ("charged twice") before any
   // measure shows a message received twice.
-  const reportedKinds = failureKindsSaid(alertsOf(board, symptom).map((alert) => alert.said ?? alert.name));
+  const reportedKinds = failureKindsSaid(alerts.map((alert) => alert.said ?? alert.name));
   const outlasted = overload
     ? undefined
     : outlastedVisibilityAt(board, root, new Set([...evidenceKinds, ...reportedKinds]), { redeliveredFrom: datedOnset(root), shownAt, anywhere: !suspectChange || tiedByTimeOnly });
