@@ -1,4 +1,5 @@
 import type { EvidenceBoard } from './evidence-board.ts';
+import { OK_HELD_MS, windowOf } from './signals.ts';
 
 /**
  * Everything that alerted and must be accounted for before anyone may say "no incident": an alarm
@@ -70,6 +71,19 @@ const timeOf = (text: string | undefined): number | undefined => {
   return Number.isFinite(time) ? time : undefined;
 };
 
+/**
+ * A page raised by a CloudWatch alarm names it in its title (`ALARM: "name" in …`). When the listing
+ * shows that alarm back to OK since after the page, and staying OK for a while since, the page's
+ * breach is over too: the alarm it relays recovered. An OK of minutes may yet flap back.
+ */
+const relayedRecovery = (board: EvidenceBoard, title: string | undefined, pagedAt: number | undefined): { recoveredAt?: number; ref?: string } => {
+  const relayed = title === undefined ? undefined : board.alarms.find((alarm) => title.includes(`"${alarm.name}"`));
+  const okSince = relayed?.state === 'OK' ? timeOf(relayed.since) : undefined;
+  const end = windowOf(board)?.end;
+  if (!relayed || okSince === undefined || pagedAt === undefined || end === undefined) return {};
+  return okSince > pagedAt && end - okSince >= OK_HELD_MS ? { recoveredAt: okSince, ref: relayed.ref } : {};
+};
+
 /** Alarms in ALARM, and the trigger: the alarm that fired, the page that is open, the symptom reported. */
 export const alertsOf = (board: EvidenceBoard, symptom: string | undefined): Alert[] => {
   const alerts: Alert[] = board.alarms
@@ -97,7 +111,9 @@ export const alertsOf = (board: EvidenceBoard, symptom: string | undefined): Ale
   const paged = page.exec(board.brief);
   const status = pageStatus.exec(board.brief)?.[1];
   if (paged && openPage.has(paged[1]!) && status !== 'resolved') {
-    alerts.push({ source: 'page', name: `PagerDuty incident "${pageTitle.exec(board.brief)?.[1] ?? paged[1]}"`, service: symptom, since: timeOf(paged[2]) });
+    const title = pageTitle.exec(board.brief)?.[1];
+    const since = timeOf(paged[2]);
+    alerts.push({ source: 'page', name: `PagerDuty incident "${title ?? paged[1]}"`, service: symptom, since, ...relayedRecovery(board, title, since) });
   }
   const asked = question.exec(board.brief)?.[1];
   if (asked !== undefined && reportsSymptom(asked)) alerts.push({ source: 'report', name: `the report "${asked}"`, service: symptom, said: asked, since: timeOf(askedSince.exec(board.brief)?.[1]) });

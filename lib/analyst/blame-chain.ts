@@ -23,7 +23,10 @@ import { namesService, SAME_TIME_MS, type Signal } from './signals.ts';
  * a null dereference) is not explained by lesser complaints about a callee (a slow call answered from
  * a cache) that were there well before its failure began: it worked through them. Nor is a caller
  * explained by a callee's trouble it recovered from: its own work logged clean for a while after the
- * callee's last failure, before its own trouble began, says that trouble was over.
+ * callee's last failure, before its own trouble began, says that trouble was over. A caller pinned
+ * at its own CPU that times out on a callee whose own response time, read, stayed usual lost the
+ * time itself (its requests wait for a CPU, not for the callee); its lesser complaints about other
+ * callees (a few rate-limit warnings) are that trouble's echo.
  */
 /** The sub-rules of the chain that can be set aside to see whether they decided a link. */
 type ChainRule = 'own-side-complaint' | 'fault-on-the-way' | 'own-fault-first' | 'own-defect-first';
@@ -68,18 +71,19 @@ export const blameChainTraced = (
           (signal.kind !== 'mentioned' && (ownMemoryKill.test(signal.text) || causesIn(signal.text).some((hit) => hit.label === 'placement')))),
     );
     const ownDefect = defects.length > 0;
+    const ownCpuPinned = current.some((signal) => signal.service === node && signal.kind === 'metric' && signal.substantial && signal.ongoing && /cpu/i.test(signal.text));
     const ownDefectAt = Math.min(...defects.map((signal) => signal.at));
     const nextLink = (without?: ChainRule): string | undefined =>
       callees
         .map((callee) => {
           const about = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node);
-          const ownSide = (signal: Signal) => without !== 'own-side-complaint' && (ownPoolWait.test(signal.text) || ownCredentialRefused.test(signal.text));
+          const ownSide = (signal: Signal) => without !== 'own-side-complaint' && (ownPoolWait.test(signal.text) || ownCredentialRefused.test(signal.text) || (ownCpuPinned && answeredInTime(board, current, callee)));
           // Once the caller says the trouble is on its side, its lesser warnings about the callee (a fallback taken) are that trouble's echo.
           // Lesser complaints about a callee that were there well before the caller's own defect began did not make it fail; those
           // that began after it are its echo (a service restarted after each kill finds its cache empty and waits on the callee).
           const asideOwnDefect = (signal: Signal) =>
             without !== 'own-defect-first' && ownDefect && !signal.substantial && (signal.at < onsetOf(node) - SAME_TIME_MS || signal.at > ownDefectAt + SAME_TIME_MS);
-          const complaints = about.filter((signal) => !ownSide(signal) && !asideOwnDefect(signal) && (signal.substantial || !about.some(ownSide)));
+          const complaints = about.filter((signal) => !ownSide(signal) && !asideOwnDefect(signal) && (signal.substantial || (!about.some(ownSide) && !(without !== 'own-side-complaint' && ownCpuPinned))));
           const onTheWay = without !== 'fault-on-the-way' && faultOnTheWay;
           const unreached = (signal: Signal) => notGotThrough(signal) && !showsOwnFault(current, callee);
           // Calls that never got through past a faulty resource already in the chain are that resource's: what else the caller says of the callee echoes them.
@@ -139,3 +143,10 @@ const recoveredFrom = (board: EvidenceBoard, current: readonly Signal[], caller:
   if (after.length < FEWEST_CLEAN_LINES || after.some(complaint)) return false;
   return Math.max(...after.map((line) => line.at)) - Math.min(...after.map((line) => line.at)) >= RECOVERED_STRETCH_MS;
 };
+
+const latencyMeasure = /latency|duration|response.?time/i;
+
+/** The callee's own response time was read, and no measure of it turned: it answered in its usual time. */
+const answeredInTime = (board: EvidenceBoard, current: readonly Signal[], callee: string): boolean =>
+  board.series.some((series) => series.service === callee && latencyMeasure.test(series.name)) &&
+  !current.some((signal) => signal.service === callee && signal.kind === 'metric' && latencyMeasure.test(signal.text));

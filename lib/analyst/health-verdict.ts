@@ -27,8 +27,8 @@ import { changeText } from './change-text.ts';
  * announced for the work or come from a retired resource.
  *
  * Each excuse, and the evidence it needs (an excuse that almost fits explains nothing):
- * - alarm recovered: the alarm's own OK transition, after it went to ALARM, and nothing failing at its
- *   service now;
+ * - alarm recovered: the alarm's own OK transition, after it went to ALARM (for a page, that of the
+ *   alarm it relays, held for a while), and nothing failing at its service now;
  * - retired resource: a change recorded at the resource whose retirement clause names it (or no other
  *   resource), or a retirement tag on it;
  * - announced work: an announcement about this service (recorded at or next to it, naming no services
@@ -45,7 +45,9 @@ import { changeText } from './change-text.ts';
  *   other callers keep being served and nothing that decides who gets in changed before; never a 5xx;
  * - brief spike recovered: for a page, a report or an unlisted alarm only, a spike at its service from
  *   about its onset that came back, with nothing substantial failing now;
- * - standing condition: in ALARM since a day before the evidence begins, nothing substantial new;
+ * - standing condition: in ALARM since a day before the evidence begins, or since well before the
+ *   readings of what it watches, which then held one level (never what is left of a resource), with
+ *   nothing substantial new;
  * - alarm redefined: its definition changed (PutMetricAlarm) within a week before it fired, and no
  *   measure it watches was worse since the change than on some reading before it; on a count of
  *   errors, no more error lines a period at its service than that count are then its usual ones.
@@ -523,6 +525,26 @@ const roomHeldSince = (watched: readonly Series[], ended: number): boolean => {
   });
 };
 
+/** An alarm that fired this long before the first reading of what it watches fired on something older than those readings. */
+const FIRED_BEFORE_READINGS_MS = 60 * 60_000;
+
+/**
+ * An alarm that fired well before the readings of what it watches begin, on a measure that then
+ * held one level on every reading (the same two messages in a dead-letter queue all night): what it
+ * reports is old and unchanged. Never a measure of room left: one held at nothing has run out.
+ */
+const heldSinceFiring = (watched: readonly Series[], firedAt: number): (Series & { level: number }) | undefined => {
+  if (watched.length === 0 || watched.some(isRoomLeft)) return undefined;
+  const levels = watched.map((series) => {
+    const points = timedPoints(series.points);
+    const values = points.map((point) => point.v);
+    const level = medianOf(values);
+    const heldLevel = points.length >= HELD_READINGS && points[0]!.t - firedAt >= FIRED_BEFORE_READINGS_MS && Math.max(...values) - Math.min(...values) <= HELD_SHARE * Math.abs(level);
+    return heldLevel ? { ...series, level } : undefined;
+  });
+  return levels.every((level) => level !== undefined) ? levels[0] : undefined;
+};
+
 /** How long after an alarm was redefined its firing is still read against the level before. */
 const REDEFINED_HORIZON_MS = 7 * DAY_MS;
 
@@ -616,6 +638,10 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   const longStanding = alert.since !== undefined && windowStart !== undefined && windowStart - alert.since >= STANDING_MS;
   if (longStanding && !ownTrouble.some((signal) => signal.substantial)) {
     return { principle: 'standing-condition', service: alert.service, ref: alert.ref, why: `in ALARM since ${iso(alert.since!)}, long before the evidence begins, with nothing new at ${alert.service}: a standing condition, not a new incident` };
+  }
+  const held = alert.since !== undefined && !ownTrouble.some((signal) => signal.substantial) ? heldSinceFiring(watched.length > 0 ? watched : healthMeasuresAt(board.series, alert.service), alert.since) : undefined;
+  if (held) {
+    return { principle: 'standing-condition', service: alert.service, ref: held.ref, why: `in ALARM since ${iso(alert.since!)}, before its readings begin, and ${held.name} held at ${round(held.level)} on every reading since: a standing condition, not a new incident` };
   }
   return undefined;
 };

@@ -9,6 +9,8 @@ import { failureKindsIn, failureKindsSaid } from './change-effects.ts';
 import { producerOfBadData } from './bad-data-source.ts';
 import { keptOldValuesBehind, keptOldValuesWords, type KeptOldValues } from './kept-old-values.ts';
 import { capacityCutAt } from './lowered-setting.ts';
+import { onlyWarnsOfCertificate } from './certificate-warnings.ts';
+import { scalingCeilingAt, scalingCeilingWords } from './scaling-ceiling.ts';
 import { resizedHostsOf, resizedHostsWords } from './hosts-resized.ts';
 import { timedOutIntegrationOf, timedOutIntegrationWords } from './integration-timeout.ts';
 import { oversizedPayloadOf, oversizedPayloadWords, type OversizedPayload } from './oversized-payload.ts';
@@ -546,15 +548,18 @@ const incidentFrom = (
     forgetLoadedClient();
   }
 
+  // A value written wrong is where it starts, though what it does shows only later.
+  const rootOnset = shifted ? shifted.at : Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
+  // What only warns of a certificate (days left before it expires, handshakes failing only long after the trouble it is blamed for began) names no mechanism.
+  // When that trouble began is read on what failed or moved along the chain, not on when an alarm there first fired (it may stand for weeks).
+  const blamedTroubleStarts = Math.min(...signals.filter((signal) => (signal.service === root || chain.includes(signal.service)) && signal.kind !== 'alarm' && signal.substantial).map((signal) => signal.at));
+  const minedAtRoot = signals.filter((signal) => signal.service === root && !onlyWarnsOfCertificate(signal, blamedTroubleStarts));
   // Sparse evidence: a root whose only word is a few error lines of its own (too few to mine) speaks through them.
-  const minedAtRoot = signals.filter((signal) => signal.service === root);
   const rootSignals = minedAtRoot.length > 0 ? minedAtRoot : rawErrorSignals(board, new Set([root]));
   if (minedAtRoot.length === 0 && rootSignals.length > 0) applied.push('sparse-root-errors');
   const changeCategory = suspectChange ? categoryOfChange(suspectChange) : undefined;
   // The stale view holds only while its caller is still the root (a bad-data writer further up moves it on).
   const heldStale = staleView && root === staleView.caller ? staleView : undefined;
-  // A value written wrong is where it starts, though what it does shows only later.
-  const rootOnset = shifted ? shifted.at : Number.isFinite(onsetOf(root)) ? onsetOf(root) : troubleStarts;
   const foundByEffect = explained?.because === 'change-effect-matches' && suspectChange === explained.change;
   const repointed = foundByEffect && suspectChange?.service === root ? repointedEndpointOf(suspectChange, current, symptom) : undefined;
   const heldVisibility = outlasted && root === duplicatesStartAt(outlasted) ? outlasted : undefined;
@@ -596,6 +601,9 @@ const incidentFrom = (
   // The resource that named the client says how its work loads it (its queries scan): the client's own refusals are the symptom.
   const loadedAs = namedBy && root !== writer?.service ? mechanismOf(root, accountOf(board, namedBy), suspectChange, changeCategory) : undefined;
   const placedAtRoot = (label: string, words: string, principle: Principle): Mechanism => ({ label, category: category.category, words, principle });
+  // A service swamped by its load that could scale no further is held at its maximum (a cut of its capacity is a config cause).
+  const swamped = (category.category === 'traffic' || category.category === 'resource-exhaustion') && !overload;
+  const ceiling = swamped ? scalingCeilingAt(board, root, rootOnset) : undefined;
   // What the wider evidence found at the root names the mechanism, the first found first; failing all of them, the root's own evidence does.
   const found: Mechanism | undefined =
     (shifted && placedAtRoot('shifted value', shiftedValueWords(shifted), 'value-shifted-at-writer')) ||
@@ -620,6 +628,7 @@ const incidentFrom = (
     (unhealthy && (root === unhealthy.target || (root === unhealthy.balancer && unhealthy.change?.service === root)) && placedAtRoot('failed health checks', unhealthyTargetsWords(unhealthy), 'targets-fail-health-checks')) ||
     (repointed && placedAtRoot('wrong endpoint', repointedEndpointWords(repointed), 'mechanism-wrong-endpoint')) ||
     (heldOn && placedAtRoot(heldOn.held, heldMechanisms[heldOn.held].words(board, root, heldOn.resource), heldMechanisms[heldOn.held].principle)) ||
+    (ceiling && placedAtRoot('scaling ceiling', scalingCeilingWords(ceiling), 'capacity-ceiling-reached')) ||
     (loadedAs && !loadedAs.restatesChange && loadedAs) ||
     overloadedThrottle(mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)));
   // A client refused with the others by a database whose connections it took, not by load of its own, is holding them.

@@ -7,7 +7,7 @@
  */
 export const principles = {
   // Verdict: a "no incident" needs positive evidence that every alert is benign.
-  'alarm-recovered': 'an alarm back to OK, with nothing failing at its service now, is explained',
+  'alarm-recovered': 'an alarm back to OK (or the alarm a page relays, OK for a while), with nothing failing at its service now, is explained',
   'retired-resource': 'what a resource taken out of service shows (silence, missing data) is expected',
   'announced-work': 'work announced beforehand explains its load, and the refusals of it or a replica it leaves behind only inside a window announced for it, or the refusals it says it will give; never failures',
   'recurring-rise': 'a rise that came the same way at the same time of day on earlier days is a schedule’s load',
@@ -16,7 +16,7 @@ export const principles = {
   'automated-probing': 'client errors answered to scanners and crawlers are not users being refused',
   'one-caller-refused': 'client errors one caller alone gets, while the others are served and nothing that decides who gets in changed, are that caller’s problem',
   'brief-spike-recovered': 'an alert whose measure spiked and came back, with nothing failing now, has recovered',
-  'standing-condition': 'an alarm in ALARM since long before the evidence, with nothing new, is a standing condition',
+  'standing-condition': 'an alarm in ALARM since long before the evidence, or since before the readings of what it watches that then held one level, with nothing new, is a standing condition',
   'alarm-redefined': 'an alarm redefined shortly before it fired, on a measure no worse than it already was before the change, is the alarm’s news, not the system’s',
   'unexplained-alert-is-incident': 'an alert nothing benign explains is an incident, its cause undetermined and escalated when nothing names one',
 
@@ -26,7 +26,7 @@ export const principles = {
   'shared-dependency-changed': 'services that fail independently after a dependency they share changed fail because of that change',
   'counted-failures-before-logged': 'with no alert to start from, a trouble a measure counts comes before an unrelated one whose logged errors its own failure counts never registered',
   'follow-failure-down-calls': 'the fault starts at the dependency whose failure explains its caller’s, followed down the calls; a failure the caller recovered from explains nothing after it',
-  'own-side-complaint': 'a caller that says the trouble is on its own side does not point at the callee',
+  'own-side-complaint': 'a caller that says the trouble is on its own side, or that times out pinned at its own CPU on a callee answering in its usual time, does not point at the callee',
   'fault-on-the-way': 'a connection that never got through blames the resource on the way that shows a fault of its own',
   'own-defect-first': 'a service failing on a defect of its own (its code, or killed for the memory it uses) is not explained by lesser complaints about a callee from before it failed, nor by those that echo it after',
   'own-fault-first': 'a dependency whose own evidence names a fault of its own is the next link before one that is only named',
@@ -118,6 +118,7 @@ export const principles = {
   'remedy-route-around': 'a network or infrastructure fault with nothing to undo is routed around (failover)',
   'remedy-limit-overloading-client': 'a client swamping a shared resource is slowed down, then its work changed',
   'remedy-scale-for-load': 'a service swamped by its own demand gets capacity',
+  'capacity-ceiling-reached': 'a service whose scaling reached the maximum capacity registered for it can add no more: the load saturates the copies it has, and the maximum is raised',
   'remedy-provider-failover-or-limit': 'a failing provider is routed around, or called less when there is nowhere to go, and escalated to',
   'remedy-repair-bad-data': 'bad data is stopped at its writer and repaired',
   'remedy-release-or-grow': 'exhaustion is relieved by freeing what is held, or by more room when it is used up, then fixed',

@@ -14,6 +14,7 @@ import { callersOf, kindOf } from './service-map.ts';
 import { severityOfLine } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
 import type { StaleHolding } from './stale-view.ts';
+import { scalingCeilingAt, type ScalingCeiling } from './scaling-ceiling.ts';
 import { VISIBILITY_PER_TIMEOUT, type OutlastedVisibility } from './visibility-timeout.ts';
 
 type Step = FindingDraft['remediation'][number];
@@ -58,6 +59,8 @@ export interface RemediationInputs {
   addressesHeldFrom?: string;
   /** The root is a queue whose visibility timeout its consumer's processing outlasts (visibility-timeout.ts). */
   outlastedVisibility?: OutlastedVisibility;
+  /** The root's scaling reached the maximum capacity registered for it (scaling-ceiling.ts). */
+  scalingCeiling?: ScalingCeiling;
 }
 
 const step = (action: RemediationAction, target: string, detail: string): Step => ({ action, target, detail });
@@ -138,7 +141,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, failedRotation, oversized, staleHolding, filledByHold, storageRanOut, repointedClients, outlastedVisibility, routedLoad, addressesHeldFrom }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, failedRotation, oversized, staleHolding, filledByHold, storageRanOut, repointedClients, outlastedVisibility, routedLoad, addressesHeldFrom, scalingCeiling }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -222,6 +225,12 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
     ]);
   }
   // Capacity someone cut is given back now, and the setting that cut it (a schedule, a maximum) reverted so it does not happen again.
+  // A maximum the load reached is raised, so the scaling that follows the load can add copies again.
+  if (scalingCeiling) {
+    return plan('capacity-ceiling-reached', [
+      step('scale', root, `Raise ${root}'s maximum capacity above ${scalingCeiling.maximum} so its scaling can add copies for the load.`),
+    ]);
+  }
   if (capacityCut) {
     return plan('capacity-cut', [
       step('scale', root, `Restore ${root}'s capacity now (it was cut by "${quoteMessage(capacityCut.summary)}").`),
@@ -319,6 +328,7 @@ const outOfSpace = (board: EvidenceBoard, service: string): boolean =>
 export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause): RemediationInputs => {
   const capacityCut = capacityCutAt(board, cause.root, cause.rootOnset);
   const capacitySchedule = capacityCut && scheduledActionBehind(board, capacityCut);
+  const scalingCeiling = cause.mechanism?.label === 'scaling ceiling' ? scalingCeilingAt(board, cause.root, cause.rootOnset) : undefined;
   return {
   category: cause.category,
   root: cause.root,
@@ -341,6 +351,7 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   ...(cause.outlastedVisibility ? { outlastedVisibility: cause.outlastedVisibility } : {}),
   routedLoad: cause.routedLoad !== undefined,
   ...(cause.addressHolder ? { addressesHeldFrom: cause.addressHolder.starved } : {}),
+  ...(scalingCeiling ? { scalingCeiling } : {}),
   };
 };
 

@@ -103,6 +103,34 @@ const workedCleanSince = (board: EvidenceBoard, service: string, since: number, 
   return after.length >= CLEAN_LINES_AFTER_BURST && after.every((line) => severityOfLine(line) < 2) && end - Math.max(...after.map((line) => line.at)) < BURST_OVER_MS / 2;
 };
 
+/** An alarm that watches a service's failures (errors, 5xx, faults, timeouts), by its name. */
+const failureAlarm = /error|fault|fail|5xx|timeout|crash/i;
+/** How soon after a burst's last line its alarm's return to OK still says the burst ended it. */
+const RECOVERY_AFTER_BURST_MS = 15 * 60_000;
+
+/** How long an alarm must have stayed OK, by the end of the evidence, for its OK to hold: one of minutes may flap back. */
+export const OK_HELD_MS = 10 * 60_000;
+
+/**
+ * Whether the service's own alarm on its failures went back to OK after a burst (its OK dated after
+ * the burst began and within a few evaluation periods of its last line), stayed OK for a while
+ * since, and the service logged no error since: the alarm saw the burst end.
+ */
+const alarmSawItEnd = (board: EvidenceBoard, service: string, burst: { from: number; to: number }, end: number): boolean =>
+  board.alarms.some((alarm) => {
+    const since = alarm.since === undefined ? Number.NaN : Date.parse(alarm.since);
+    return (
+      alarm.service === service &&
+      alarm.state === 'OK' &&
+      failureAlarm.test(alarm.name) &&
+      since > burst.from &&
+      since >= burst.to &&
+      since - burst.to <= RECOVERY_AFTER_BURST_MS &&
+      end - since >= OK_HELD_MS &&
+      !board.logs.some((line) => line.service === service && line.at > burst.to && severityOfLine(line) >= 3)
+    );
+  });
+
 /** Bursts of errors: templates that were absent (or much rarer) early in the window and show up later. */
 const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
   const span = Math.max(window.end - window.start, 1);
@@ -130,7 +158,7 @@ const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
       const worst = Math.max(...Object.keys(template.levels).map(severityOf));
       // One stray line is not a failure, unless it is fatal; warnings count only when they repeat.
       if ((worst < 3 && template.count < 3) || (worst < 4 && template.count < 2)) continue;
-      const ongoing = template.lastSeen >= window.end - Math.max(span * 0.25, 10 * 60_000) && !workedCleanSince(board, service, template.lastSeen, window.end);
+      const ongoing = template.lastSeen >= window.end - Math.max(span * 0.25, 10 * 60_000) && !workedCleanSince(board, service, template.lastSeen, window.end) && !alarmSawItEnd(board, service, { from: template.firstSeen, to: template.lastSeen }, window.end);
       signals.push({
         service,
         kind: 'errors',
