@@ -77,13 +77,14 @@ export const blameChainTraced = (
       callees
         .map((callee) => {
           const about = current.filter((signal) => signal.service === callee && signal.kind === 'mentioned' && signal.from === node);
-          const ownSide = (signal: Signal) => without !== 'own-side-complaint' && (ownPoolWait.test(signal.text) || ownCredentialRefused.test(signal.text) || (ownCpuPinned && answeredInTime(board, current, callee)));
+          const pinned = without !== 'own-side-complaint' && ownCpuPinned;
+          const ownSide = (signal: Signal) => without !== 'own-side-complaint' && (ownPoolWait.test(signal.text) || ownCredentialRefused.test(signal.text) || (pinned && answeredInTime(board, current, callee)));
           // Once the caller says the trouble is on its side, its lesser warnings about the callee (a fallback taken) are that trouble's echo.
           // Lesser complaints about a callee that were there well before the caller's own defect began did not make it fail; those
           // that began after it are its echo (a service restarted after each kill finds its cache empty and waits on the callee).
           const asideOwnDefect = (signal: Signal) =>
             without !== 'own-defect-first' && ownDefect && !signal.substantial && (signal.at < onsetOf(node) - SAME_TIME_MS || signal.at > ownDefectAt + SAME_TIME_MS);
-          const complaints = about.filter((signal) => !ownSide(signal) && !asideOwnDefect(signal) && (signal.substantial || (!about.some(ownSide) && !(without !== 'own-side-complaint' && ownCpuPinned))));
+          const complaints = about.filter((signal) => !ownSide(signal) && !asideOwnDefect(signal) && (signal.substantial || (!about.some(ownSide) && !pinned)));
           const onTheWay = without !== 'fault-on-the-way' && faultOnTheWay;
           const unreached = (signal: Signal) => notGotThrough(signal) && !showsOwnFault(current, callee);
           // Calls that never got through past a faulty resource already in the chain are that resource's: what else the caller says of the callee echoes them.

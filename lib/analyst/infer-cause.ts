@@ -10,7 +10,7 @@ import { producerOfBadData } from './bad-data-source.ts';
 import { keptOldValuesBehind, keptOldValuesWords, type KeptOldValues } from './kept-old-values.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import { onlyWarnsOfCertificate } from './certificate-warnings.ts';
-import { scalingCeilingAt, scalingCeilingWords } from './scaling-ceiling.ts';
+import { scalingCeilingAt, scalingCeilingWords, type ScalingCeiling } from './scaling-ceiling.ts';
 import { resizedHostsOf, resizedHostsWords } from './hosts-resized.ts';
 import { timedOutIntegrationOf, timedOutIntegrationWords } from './integration-timeout.ts';
 import { oversizedPayloadOf, oversizedPayloadWords, type OversizedPayload } from './oversized-payload.ts';
@@ -96,6 +96,8 @@ export interface IncidentCause {
   routedLoad?: RoutedLoad;
   /** The root's copies hold the addresses of the subnets another service cannot start its tasks in (address-holder.ts). */
   addressHolder?: AddressHolder;
+  /** The root's scaling reached the maximum capacity stated for it, which names the mechanism (scaling-ceiling.ts). */
+  scalingCeiling?: ScalingCeiling;
   /** The root turned to writing its last known values, which its reader finds wrong or old (kept-old-values.ts). */
   keptOld?: KeptOldValues;
   /** The root wrote a value an order of magnitude off (shifted-value.ts). */
@@ -677,6 +679,7 @@ const incidentFrom = (
     ...(shifted ? { shiftedValue: shifted } : {}),
     ...(keptOld && root === keptOld.writer ? { keptOld } : {}),
     ...(addressHolder && root === addressHolder.holder ? { addressHolder } : {}),
+    ...(ceiling && mechanism?.label === 'scaling ceiling' ? { scalingCeiling: ceiling } : {}),
     overloads: overload && !sharedQuotaWith ? loaded : undefined,
     starves: overload ? sharedQuotaWith : undefined,
     ...(heldOn ? { holdsOn: heldOn.resource } : {}),

@@ -1,7 +1,7 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 
 /** The numbers a summary says changed ("rate 1000 -> 100", "MaxCapacity 40 to 4"), as written and as values. */
-const numbersChanged = (summary: string) =>
+export const numbersChanged = (summary: string) =>
   [...summary.matchAll(/(\d+(?:[,.]\d+)*)\s*(?:->|→|=>|\bto\b)\s*(\d+(?:[,.]\d+)*)/g)]
     .map((match) => ({ from: match[1]!, to: match[2]!, was: Number(match[1]!.replace(/,/g, '')), is: Number(match[2]!.replace(/,/g, '')) }))
     .filter(({ was, is }) => Number.isFinite(was) && Number.isFinite(is));

@@ -14,7 +14,7 @@ import { callersOf, kindOf } from './service-map.ts';
 import { severityOfLine } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
 import type { StaleHolding } from './stale-view.ts';
-import { scalingCeilingAt, type ScalingCeiling } from './scaling-ceiling.ts';
+import type { ScalingCeiling } from './scaling-ceiling.ts';
 import { VISIBILITY_PER_TIMEOUT, type OutlastedVisibility } from './visibility-timeout.ts';
 
 type Step = FindingDraft['remediation'][number];
@@ -328,7 +328,6 @@ const outOfSpace = (board: EvidenceBoard, service: string): boolean =>
 export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause): RemediationInputs => {
   const capacityCut = capacityCutAt(board, cause.root, cause.rootOnset);
   const capacitySchedule = capacityCut && scheduledActionBehind(board, capacityCut);
-  const scalingCeiling = cause.mechanism?.label === 'scaling ceiling' ? scalingCeilingAt(board, cause.root, cause.rootOnset) : undefined;
   return {
   category: cause.category,
   root: cause.root,
@@ -351,7 +350,7 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   ...(cause.outlastedVisibility ? { outlastedVisibility: cause.outlastedVisibility } : {}),
   routedLoad: cause.routedLoad !== undefined,
   ...(cause.addressHolder ? { addressesHeldFrom: cause.addressHolder.starved } : {}),
-  ...(scalingCeiling ? { scalingCeiling } : {}),
+  ...(cause.scalingCeiling ? { scalingCeiling: cause.scalingCeiling } : {}),
   };
 };
 

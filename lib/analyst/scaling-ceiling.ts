@@ -1,5 +1,6 @@
 import { changeText } from './change-text.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
+import { numbersChanged } from './lowered-setting.ts';
 import { runningCapacity } from './metric-semantics.ts';
 import { iso } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
@@ -49,7 +50,7 @@ export const scalingCeilingAt = (board: EvidenceBoard, service: string, troubleS
       change.service === service &&
       change.kind === 'scaling' &&
       change.at <= troubleStarts + CLIMB_MS &&
-      [...change.summary.matchAll(/(\d+)\s*(?:->|→|=>|\bto\b)\s*(\d+)/g)].some((match) => Number(match[2]) === maximum && Number(match[1]) < maximum),
+      numbersChanged(change.summary).some(({ was, is }) => is === maximum && was < maximum),
   );
   const readingsAtMaximum = board.series
     .filter((series) => series.service === service && capacityMeasure.test(series.name))

@@ -7,13 +7,6 @@ import { timedPoints } from './readings.ts';
 /** An idle stretch shorter than this is ordinary spacing between requests, not work that was not running. */
 const IDLE_MS = 30 * 60_000;
 
-/**
- * When a change could first show: a change made while the work it affects was idle (a nightly job
- * between runs, a scheduler between firings) shows when that work next runs, however long after.
- * The work is what the changed service and the services it drives do, read from their demand
- * metrics (invocations, requests, messages): the first reading above zero after the change. When
- * the metrics do not reach back to the change, or show work going on, the change's own time stands.
- */
 /** A scale-out or a rollout: new tasks start, and read what they read only when they start. */
 const launchesTasks = (change: Change): boolean => {
   if (change.kind === 'deploy') return true;
@@ -40,6 +33,13 @@ const nextLaunchAfter = (board: EvidenceBoard, change: Change): number | undefin
   return Number.isFinite(next) && next - change.at > IDLE_MS ? next : undefined;
 };
 
+/**
+ * When a change could first show: a change made while the work it affects was idle (a nightly job
+ * between runs, a scheduler between firings) shows when that work next runs, however long after.
+ * The work is what the changed service and the services it drives do, read from their demand
+ * metrics (invocations, requests, messages): the first reading above zero after the change. When
+ * the metrics do not reach back to the change, or show work going on, the change's own time stands.
+ */
 export const workResumption = (board: EvidenceBoard): ((change: Change) => number) => {
   // Each change is dated once: the placement asks about the same changes for every link it weighs.
   const dated = new Map<Change, number>();
