@@ -1,4 +1,4 @@
-import type { EvidenceBoard } from './evidence-board.ts';
+import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { callersOf, dependenciesOf } from './service-map.ts';
 import { SAME_TIME_MS, severityOfLine, type Signal } from './signals.ts';
 
@@ -30,7 +30,21 @@ export const upstreamWriters = (board: EvidenceBoard, reader: string): string[] 
   return found;
 };
 
-const identifiersIn = (text: string): Set<string> => new Set(text.match(identifier) ?? []);
+/** A timestamp a line carries (Lambda's `2026-07-21T19:07:43.856Z`) names a moment, not an item. */
+const timestamp = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z?/g;
+
+const identifiersIn = (text: string): Set<string> => new Set(text.replace(timestamp, ' ').match(identifier) ?? []);
+
+/**
+ * What the consumer's successful lines name. A line a failure follows within moments ("received
+ * message m-17" before "failed to parse m-17") announces the attempt that failed, not a success.
+ */
+const namedBySuccesses = (board: EvidenceBoard, consumer: string, failingLines: readonly LogRecord[]): Set<string> =>
+  new Set(
+    board.logs
+      .filter((line) => line.service === consumer && severityOfLine(line) < 2 && !failingLines.some((failure) => failure.at >= line.at && failure.at - line.at <= SAME_TIME_MS))
+      .flatMap((line) => [...identifiersIn(line.message)]),
+  );
 
 /**
  * The items the consumer failed on: identifiers in its lines from the first failure on. Where its
@@ -39,10 +53,28 @@ const identifiersIn = (text: string): Set<string> => new Set(text.match(identifi
  */
 const itemsFailedOn = (board: EvidenceBoard, consumer: string, firstFailure: number): Set<string> => {
   const since = board.logs.filter((line) => line.service === consumer && line.at >= firstFailure - SAME_TIME_MS);
-  const failing = since.filter((line) => severityOfLine(line) >= 3 && unreadable.test(line.message)).flatMap((line) => [...identifiersIn(line.message)]);
-  const succeeded = new Set(board.logs.filter((line) => line.service === consumer && severityOfLine(line) < 2).flatMap((line) => [...identifiersIn(line.message)]));
-  const ownRecord = failing.filter((token) => !succeeded.has(token));
+  const failingLines = since.filter((line) => severityOfLine(line) >= 3 && unreadable.test(line.message));
+  const succeeded = namedBySuccesses(board, consumer, failingLines);
+  const ownRecord = failingLines.flatMap((line) => [...identifiersIn(line.message)]).filter((token) => !succeeded.has(token));
   return ownRecord.length > 0 ? new Set(ownRecord) : new Set(since.flatMap((line) => [...identifiersIn(line.message)]));
+};
+
+/** Failing lines an item must be named in to be the record that fails on every retry. */
+const MIN_REPEATS = 2;
+
+/**
+ * The items a consumer's unreadable failures name again and again, most often first: the record that
+ * fails on every retry, whose writer's own lines name it too. Items its successful lines also name
+ * (a tenant, a queue) name a group, and a token named once (a request id) is one attempt's.
+ */
+export const repeatedFailedItems = (board: EvidenceBoard, consumer: string): string[] => {
+  const failingLines = board.logs.filter((line) => line.service === consumer && severityOfLine(line) >= 3 && unreadable.test(line.message));
+  const succeeded = namedBySuccesses(board, consumer, failingLines);
+  const counts = new Map<string, number>();
+  for (const line of failingLines) {
+    for (const token of identifiersIn(line.message)) if (!succeeded.has(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
+  }
+  return [...counts.entries()].filter(([, count]) => count >= MIN_REPEATS).sort((a, b) => b[1] - a[1]).map(([token]) => token);
 };
 
 /** A writer's token names the item, or the item is one part of what it names (`upl_9f31` for `upl_9f31-row-37`). */

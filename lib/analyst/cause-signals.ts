@@ -28,7 +28,7 @@ export const causePatterns: readonly { category: RootCauseCategory; pattern: Reg
   // log_lock_waits, a Performance Insights lock wait). A client's lock wait timeout is only its side of it.
   { category: 'resource-exhaustion', label: 'locks', pattern: /still waiting for \w*Lock\b|Process holding the lock|Lock:(transactionid|tuple|relation)|blocked by (process|pid|session)/i },
   { category: 'resource-exhaustion', label: 'table scan', pattern: /full (table )?scan|seq(uential)? scan|missing index|without (an )?index|no index|rows.?examined|filesort/i },
-  { category: 'traffic', label: 'throttling', pattern: /throttl|Rate exceeded|ProvisionedThroughputExceeded|UnprocessedItems|TooManyRequests|\b429\b|concurrency limit|ReservedConcurrency|limit exceeded|request limit|RequestLimitExceeded|SlowDown|load shedding/i },
+  { category: 'traffic', label: 'throttling', pattern: /throttl|Rate exceeded|ProvisionedThroughputExceeded|UnprocessedItems|TooManyRequests|\b429\b|concurrency limit|ReservedConcurrency|limit exceeded|request limit|RequestLimitExceeded|SlowDown|load shedding|quota (exceeded|exhausted|reached)|exceeded (its |the |your )?quota/i },
   // A value the code cannot handle (malformed, out of range, impossible, missing) is bad input; a null
   // dereference or a call on the wrong type is a defect in the code, which a release brings. A field
   // that is merely logged as null (a reference the peer never returned) says nothing about the data.
@@ -38,7 +38,8 @@ export const causePatterns: readonly { category: RootCauseCategory; pattern: Reg
   { category: 'infrastructure', label: 'AWS infrastructure', pattern: /volume ?queue|iowait|i\/o (stall|wait)|hung task|blocked for more than|disk (stall|latency)|availability zone|\bAZ\b|us-[a-z]+-\d[a-z]\b|EBS|volume (impaired|degraded)|hardware|host (retirement|degrad)|instance status check|system status check|impaired|AWS Health|service event|underlying host|degraded performance/i },
   // A task that cannot start because the image its definition names is not in the registry (deleted, expired, never pushed).
   { category: 'config', label: 'missing image', pattern: /CannotPullContainerError(?!.{0,200}(denied|unauthori[sz]ed|forbidden|timeout|timed out|i\/o))|manifest (unknown|not found)|failed to resolve ref|image .{0,80}(not found|does not exist)|ImagePullBackOff|ErrImagePull/i },
-  { category: 'config', label: 'configuration', pattern: /config(uration)?|feature flag|misconfigur|invalid (setting|parameter|value)|missing (env|environment|setting|parameter)|property .* not set|unknown option/i },
+  // A limit "configured" for a resource (DynamoDB's "configured provisioned throughput ... was exceeded") names the limit, not a wrong setting.
+  { category: 'config', label: 'configuration', pattern: /config(uration)?(?!ured\b)|feature flag|misconfigur|invalid (setting|parameter|value)|missing (env|environment|setting|parameter)|property .* not set|unknown option/i },
 ];
 
 export interface CauseHit {
@@ -72,6 +73,8 @@ const changeCategories: Readonly<Record<string, RootCauseCategory>> = {
 const codeApplied = /terraform apply|cloudformation|update_complete|cdk deploy|pulumi up/i;
 /** Resources it modified in place, rather than created or replaced. */
 const modifiedInPlace = /in[- ]place|"action":\s*"modify"|\bmodif(y|ied)\b|\bupdated\b/i;
+/** An API call that sets a resource's settings (UpdateUsagePlan, ModifyTargetGroup, PutBucketPolicy, SetQueueAttributes). */
+const settingCall = /\b(Update|Modify|Put|Set)[A-Z]\w+/;
 
 /**
  * CloudTrail events that only label a resource or watch it: tags, and DynamoDB's Contributor Insights
@@ -95,7 +98,7 @@ export const onlyLabelsOrWatches = (change: Change): boolean => {
 export const categoryOfChange = (change: Change): RootCauseCategory | undefined => {
   if (onlyLabelsOrWatches(change)) return undefined;
   const text = changeText(change);
-  if (change.kind === 'infrastructure' && codeApplied.test(text) && modifiedInPlace.test(text)) return 'config';
+  if (change.kind === 'infrastructure' && codeApplied.test(text) && (modifiedInPlace.test(text) || settingCall.test(text))) return 'config';
   return changeCategories[change.kind];
 };
 

@@ -1,6 +1,6 @@
-import { causesIn, onlyLabelsOrWatches } from './cause-signals.ts';
+import { categoryOfChange, causesIn, onlyLabelsOrWatches } from './cause-signals.ts';
 import type { Change } from './evidence-board.ts';
-import { timeoutSettingOf } from './lowered-setting.ts';
+import { scalingAddedRoom, timeoutSettingOf } from './lowered-setting.ts';
 import { labelsAt } from './mechanism.ts';
 import type { Signal } from './signals.ts';
 import { changeText } from './change-text.ts';
@@ -55,7 +55,9 @@ const settingEffects: readonly { label: string; pattern: RegExp }[] = [
 const configuringKinds = new Set(['config', 'feature-flag', 'iam', 'network', 'certificate', 'scaling', 'other']);
 
 export const failureKindsOfChange = (change: Change): Set<string> => {
-  if (!configuringKinds.has(change.kind) || onlyLabelsOrWatches(change)) return new Set();
+  if (!(configuringKinds.has(change.kind) || categoryOfChange(change) === 'config') || onlyLabelsOrWatches(change)) return new Set();
+  // Scaling that only added room (a policy adding write capacity, tasks scaled out) breaks nothing.
+  if (scalingAddedRoom(change)) return new Set();
   const text = changeText(change);
   return new Set([
     ...settingEffects.filter(({ pattern }) => pattern.test(text)).map(({ label }) => label),
@@ -72,7 +74,8 @@ export const failureKindsOfChange = (change: Change): Set<string> => {
  */
 const unnamedFailures: readonly { label: string; pattern: RegExp }[] = [
   { label: 'redelivery', pattern: /duplicate|twice|redeliver|more than once|receive.?count|MessagesReceived|dead.?letter|\bdlq\b/i },
-  { label: 'undelivered', pattern: /filtered|undeliver|not delivered|never (got|received|arrived)|missing (email|message|notification)s?/i },
+  // A rule or subscription whose count of what it matched or delivered stopped passes nothing on.
+  { label: 'undelivered', pattern: /filtered|undeliver|not delivered|never (got|received|arrived)|missing (email|message|notification)s?|\b(MatchedEvents|TriggeredRules|NumberOfNotificationsDelivered) stopped\b/i },
   { label: 'health checks', pattern: /health.?checks?|unhealthy|UnHealthyHost/i },
   // Writes a read-only server refuses (a replica, a reader endpoint, a demoted writer): the writer reached the wrong server.
   { label: 'wrong endpoint', pattern: /read.only transaction|read.only (mode|replica|server|node)|--read-only option|super_read_only|READONLY You can't write/i },

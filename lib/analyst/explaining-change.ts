@@ -3,6 +3,7 @@ import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { changeExplains, failureKindsIn, failureKindsOfChange } from './change-effects.ts';
 import type { Change, ServiceNode } from './evidence-board.ts';
 import type { Principle } from './principles.ts';
+import { rulePortsMissed } from './rule-ports.ts';
 import { SAME_TIME_MS, type Signal } from './signals.ts';
 
 /** How long before the trouble a change is still a suspect. */
@@ -128,6 +129,8 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     const closeness = 1 - Math.max(lead, 0) / CHANGE_WINDOW_MS;
     const category = categoryOfChange(change);
     const onPath = chain.includes(link) || usedOnPath.includes(link);
+    // A rule for ports that none of the failing connections use did not stop them.
+    if (rulePortsMissed(change, evidence)) return [];
     // Off the path, only what the change can break connects it: its kind alone is too weak a tie.
     const effectMatches = changeExplains(change, evidenceKinds) || (onPath && category !== undefined && evidenceCategories.has(category));
     if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'change-effect-matches', datedByItsFailure }];

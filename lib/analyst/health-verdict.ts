@@ -6,6 +6,7 @@ import { announcedStretchOf, announcedWindowAround, announcedWindowOf } from './
 import { causesIn } from './cause-signals.ts';
 import { countsClientErrors, probingOf, refusedProbe } from './client-error-probes.ts';
 import { oneCallerRefused } from './one-caller-refused.ts';
+import { scaledInByPolicy } from './scaled-in.ts';
 import type { Change, EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
@@ -626,6 +627,8 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   const explainedBy = counted.map((signal) => benign.get(signal));
   const coversWatched = watched.length === 0 || ownTrouble.some(isWatched);
   if (counted.length > 0 && coversWatched && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
+  const scaledIn = scaledInByPolicy(board, alert);
+  if (scaledIn) return { principle: 'scaled-in-by-policy', service: alert.service, ref: scaledIn.change.ref, why: scaledIn.why };
   // A page, a report, or a fired alarm no listing shows stays open after what set it off has passed: a spike at its
   // service, from about when it began, that came back, with nothing failing there now, is its recovery. An alarm
   // listed in ALARM now says what it watches still breaches, so only its own OK transition shows it recovered,

@@ -20,6 +20,7 @@ import { blameChainTraced } from './blame-chain.ts';
 import { handlerBehind } from './work-handler.ts';
 import { workResumption } from './work-resumption.ts';
 import { CHANGE_WINDOW_MS, explainingChange, suspectChangeFor } from './explaining-change.ts';
+import { changedRecordOf, changedRecordWords } from './changed-record.ts';
 import { staleViewOf, staleViewWords, type StaleView } from './stale-view.ts';
 import { outOfDate, staleDataWords, staleDataWriter } from './stale-data.ts';
 import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
@@ -227,7 +228,8 @@ const incidentFrom = (
   // A balancer whose targets fail its health checks has none to send requests to: the target that changed is where the fault is.
   const unhealthy = badGateway ? undefined : unhealthyTargetsOf(board, chain, current, CHANGE_WINDOW_MS);
   if (unhealthy) {
-    chain.push(unhealthy.target);
+    if (chain.includes(unhealthy.target)) chain.splice(chain.indexOf(unhealthy.target) + 1);
+    else chain.push(unhealthy.target);
     applied.push('targets-fail-health-checks');
   }
   // A gateway that gave up waiting for its integration shows the symptom; the backend that ran past the gateway's limit is where the time goes.
@@ -464,11 +466,15 @@ const incidentFrom = (
   }
 
   // A dependency that serves the callers that stumbled with it is working; the one still failing holds a stale view of it.
-  const staleView = overload ? undefined : staleViewOf(board, root, current, onsetOf, suspectChange);
-  if (staleView) {
-    applied.push('sole-failing-caller');
-    rootAt(staleView.caller);
+  const soleFailing = overload ? undefined : staleViewOf(board, root, current, onsetOf, suspectChange);
+  // A sole failing caller changed just before its own trouble fails from that change, not from what it kept of the dependency.
+  const callerChange = soleFailing && suspectChangeFor(board.changes, new Set([soleFailing.caller]), onsetOf(soleFailing.caller));
+  const staleView = callerChange ? undefined : soleFailing;
+  if (soleFailing) {
+    if (staleView) applied.push('sole-failing-caller');
+    rootAt(soleFailing.caller);
   }
+  if (callerChange) suspectChange = callerChange;
 
   // A dependency its caller began to call only with its latest release: the release put it on the path, and is what changed.
   const added = overload || staleView || suspectChange ? undefined : releaseAddedDependency(board, root, current);
@@ -606,6 +612,7 @@ const incidentFrom = (
   // A service swamped by its load that could scale no further is held at its maximum (a cut of its capacity is a config cause).
   const swamped = (category.category === 'traffic' || category.category === 'resource-exhaustion') && !overload;
   const ceiling = swamped ? scalingCeilingAt(board, root, rootOnset) : undefined;
+  const changedRecord = suspectChange?.service === root ? changedRecordOf(suspectChange, current) : undefined;
   // What the wider evidence found at the root names the mechanism, the first found first; failing all of them, the root's own evidence does.
   const found: Mechanism | undefined =
     (shifted && placedAtRoot('shifted value', shiftedValueWords(shifted), 'value-shifted-at-writer')) ||
@@ -629,6 +636,7 @@ const incidentFrom = (
     (rotationAtRoot && placedAtRoot('credentials', failedRotationWords(rotationAtRoot), 'rotation-failed')) ||
     (unhealthy && (root === unhealthy.target || (root === unhealthy.balancer && unhealthy.change?.service === root)) && placedAtRoot('failed health checks', unhealthyTargetsWords(unhealthy), 'targets-fail-health-checks')) ||
     (repointed && placedAtRoot('wrong endpoint', repointedEndpointWords(repointed), 'mechanism-wrong-endpoint')) ||
+    (changedRecord && placedAtRoot('DNS record', changedRecordWords(changedRecord), 'record-points-elsewhere')) ||
     (heldOn && placedAtRoot(heldOn.held, heldMechanisms[heldOn.held].words(board, root, heldOn.resource), heldMechanisms[heldOn.held].principle)) ||
     (ceiling && placedAtRoot('scaling ceiling', scalingCeilingWords(ceiling), 'capacity-ceiling-reached')) ||
     (loadedAs && !loadedAs.restatesChange && loadedAs) ||

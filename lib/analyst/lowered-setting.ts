@@ -18,6 +18,21 @@ export const onlyRaisedCapacity = (summary: string): boolean => {
   return capacityWords.test(summary) && changed.length > 0 && changed.every(({ was, is }) => is > was);
 };
 
+/** Scaling that takes away the means to scale (a scalable target deregistered, a policy deleted, scaling suspended). */
+const scalingRemoved = /deregister|delete|disabl|remov|suspend|detach/i;
+/** A scaling activity setting a capacity ("Setting write capacity units to 6000", "desired count set to 8"). */
+const capacitySet = /\bset(ting)?\b.{0,60}\bto \d/i;
+
+/**
+ * Scaling that only added room: a capacity raised, or set by a scaling activity to a value it does not
+ * say is lower, with nothing taken away of the means to scale. It runs nothing short.
+ */
+export const scalingAddedRoom = (change: Change): boolean =>
+  change.kind === 'scaling' &&
+  capacityLoweredBy(change.summary) === undefined &&
+  !scalingRemoved.test(`${change.summary} ${JSON.stringify(change.details ?? {})}`) &&
+  (onlyRaisedCapacity(change.summary) || capacitySet.test(change.summary));
+
 /** A capacity set to nothing ("desiredCount=0"): a cut, whatever it was before. */
 const setToNone = /(desired.?count|capacity|tasks?|instances?|concurrency)\s*[=:]\s*0(?![\d.])/i;
 

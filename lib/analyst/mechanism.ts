@@ -289,7 +289,7 @@ const isCarrier = (board: EvidenceBoard, name: string): boolean => {
  * readers of what `root` writes count too.
  */
 export const poisonRecordOf = (board: EvidenceBoard, cause: IncidentCause): PoisonRecord | undefined => {
-  if (cause.mechanism?.label !== 'bad data' && cause.category !== 'data') return undefined;
+  if (cause.mechanism?.label !== 'bad data' && cause.category !== 'data' && !cause.principles.includes('bad-data-writer')) return undefined;
   const carriers = [...neighboursOf(board, cause.root)].filter((name) => name !== cause.root && !computeKinds.has(kindOf(board, name) ?? ''));
   const readers = new Set([cause.root, ...carriers.flatMap((name) => [...neighboursOf(board, name)].filter((reader) => computeKinds.has(kindOf(board, reader) ?? '')))]);
   // One record is the same message, or the same identifier (a message id, an order id, a sequence number) in different messages.
@@ -382,7 +382,8 @@ const redeliveryWords = (board: EvidenceBoard, cause: IncidentCause): string | u
   return undefined;
 };
 
-const secretWords = /secret|credential|api.?key|password|token/i;
+/** Said of a secret, or of Secrets Manager's staging labels (AWSCURRENT, AWSPENDING). */
+const secretWords = /secret|credential|api.?key|password|token|AWSCURRENT|AWSPENDING/i;
 const newVersionWords = /rotat|version.?stage|PutSecretValue|UpdateSecret|new version/i;
 
 /** How long before the trouble a secret's rotation is still its cause. */
@@ -408,7 +409,7 @@ const refusedCredential = (text: string): boolean => causesIn(text).some((hit) =
  */
 const rotatedSecretOf = (board: EvidenceBoard, cause: IncidentCause): RotatedSecret | undefined => {
   const near = withSharedResourceUsers(board, cause.root);
-  const rotated = (change: Change) => secretWords.test(change.summary) && newVersionWords.test(change.summary);
+  const rotated = (change: Change) => secretWords.test(`${change.service} ${change.summary}`) && newVersionWords.test(change.summary);
   const change =
     (cause.suspectChange && rotated(cause.suspectChange) ? cause.suspectChange : undefined) ??
     board.changes.find((candidate) => near.has(candidate.service) && rotated(candidate) && candidate.at <= cause.rootOnset && cause.rootOnset - candidate.at <= ROTATION_WINDOW_MS);

@@ -10,7 +10,7 @@ import { backendsTimedOutOn } from './integration-timeout.ts';
 import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import { MAX_SINCE_MINUTES } from '../tools/contracts/shared-inputs.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
-import { upstreamWriters } from './bad-data-source.ts';
+import { repeatedFailedItems, upstreamWriters } from './bad-data-source.ts';
 import { isRefusedCapacity, isSharedCapacity, lockHoldersAt, sharedCapacityOf } from './load-source.ts';
 import { couldBreak } from './explaining-change.ts';
 import { labelsAt } from './mechanism.ts';
@@ -212,6 +212,10 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
   const fellowCallers = blamedOnWord ? callersOf(board, diagnosis.root!).slice(0, 4) : [];
   // Data a reader finds wrong was written upstream: the writers' own logs say who wrote the item first.
   const writers = diagnosis.root && labelsAt(diagnosis.rootSignals).includes('bad data') ? upstreamWriters(board, diagnosis.root).slice(0, 4) : [];
+  // The record the reader fails on again and again is looked up in each writer's logs by its name: a busy writer's zoomed
+  // lines show only the earliest and latest.
+  const item = writers.length > 0 ? repeatedFailedItems(board, diagnosis.root!)[0] : undefined;
+  const itemCalls = item === undefined ? [] : writers.map((service) => ({ name: queryLogsContract.name, arguments: { service, contains: item, sinceMinutes: lookback, limit: 20 } }));
   // An incident nothing explains may be data gone wrong upstream that fails nothing: the code its data comes from is read too.
   const undetermined = diagnosis.inference.verdict === 'incident' && !diagnosis.inference.determined;
   const sources = undetermined && diagnosis.symptom ? dataSourcesOf(board, diagnosis.symptom).slice(0, MOST_DATA_SOURCES_READ) : [];
@@ -234,7 +238,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
       .filter((service) => knownServices.size === 0 || knownServices.has(service))
       .filter(() => !board.unavailable.has(queryLogsContract.name))
       .map((service) => ({ name: queryLogsContract.name, arguments: around(service) }))
-      .concat(board.unavailable.has(queryLogsContract.name) ? [] : [...wholeStretchCalls(sources, lookback), ...lockHolderCalls(board, suspects, lookback)]),
+      .concat(board.unavailable.has(queryLogsContract.name) ? [] : [...wholeStretchCalls(sources, lookback), ...lockHolderCalls(board, suspects, lookback), ...itemCalls]),
   );
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
   // A backend whose runs outgrew its gateway's wait may have grown for days: its own measures are read over the week.

@@ -8,6 +8,7 @@
 export const principles = {
   // Verdict: a "no incident" needs positive evidence that every alert is benign.
   'alarm-recovered': 'an alarm back to OK (or the alarm a page relays, OK for a while), with nothing failing at its service now, is explained',
+  'scaled-in-by-policy': 'an alarm on how many instances or tasks are in service, fired as the service’s own scaling policy scaled it in, with nothing failing there, watches the policy at work',
   'retired-resource': 'what a resource taken out of service shows (silence, missing data) is expected',
   'announced-work': 'work announced beforehand explains its load, and the refusals of it or a replica it leaves behind only inside a window announced for it, or the refusals it says it will give; never failures',
   'recurring-rise': 'a rise that came the same way at the same time of day on earlier days is a schedule’s load',
@@ -96,6 +97,7 @@ export const principles = {
   'mechanism-credentials': 'credentials refused at sign-in are no longer valid',
   'mechanism-access-denied': 'calls are denied when a permission they need is missing or was removed',
   'mechanism-network': 'a network path that stops carrying traffic makes connections fail',
+  'record-points-elsewhere': 'connections that fail to a name whose DNS record a change just set or deleted go where the record now points: the record change is the fault, whatever the health of the service behind the name',
   'mechanism-wrong-endpoint': 'writes refused by a server that only reads reached it through a change to where clients connect (a DNS record, an endpoint): the change is the fault, and the clients keep their connections to the reader until restarted',
   'mechanism-bad-data': 'a reader fails on records it cannot process',
   'mechanism-code-defect': 'code that fails on values it does not expect has a defect',

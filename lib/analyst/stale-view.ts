@@ -85,8 +85,10 @@ export const staleViewOf = (board: EvidenceBoard, dependency: string, current: r
   const failing = callers.filter((caller) => failingNow(current, caller));
   if (failing.length !== 1) return undefined;
   const caller = failing[0]!;
-  // A caller that only reports its calls failing dates its trouble by them: they are the dependency's signals.
-  const onset = Number.isFinite(onsetOf(caller)) ? onsetOf(caller) : onsetOf(dependency);
+  // A caller that only reports its calls failing dates its trouble by them: they are the dependency's signals. A dependency that
+  // logs each sign-in it refuses shows the caller's first refusals, often before the caller's pooled connections run out.
+  const refusedSince = Math.min(...current.filter((signal) => signal.service === dependency && ownIdentityRejected.test(signal.text)).map((signal) => signal.at));
+  const onset = Math.min(Number.isFinite(onsetOf(caller)) ? onsetOf(caller) : onsetOf(dependency), refusedSince);
   if (!Number.isFinite(onset)) return undefined;
   const end = Math.max(...board.logs.map((line) => line.at));
   const recovered = callers.filter((other) => {

@@ -26,7 +26,7 @@ export interface UnhealthyTargets {
 }
 
 /** A target reported out of its target group for failing the balancer's checks, and why. */
-const healthCheckFailure = /unhealthy in \(?target.?group|health checks? failed/i;
+const healthCheckFailure = /unhealthy in \(?target.?group|health checks? failed|failed (ELB |load balancer |target group )?health checks?/i;
 
 const unhealthyHosts = /^UnHealthyHostCount\b/i;
 const healthyHosts = /^HealthyHostCount\b/i;
@@ -39,20 +39,51 @@ const checkPathOf = (change: Change): UnhealthyTargets['checkPath'] => {
   return found[2] ? { from: found[1]!, to: found[2] } : { to: found[3]! };
 };
 
-export const unhealthyTargetsOf = (board: EvidenceBoard, chain: readonly string[], current: readonly Signal[], changeWindowMs: number): UnhealthyTargets | undefined => {
-  // Where the search went on past the balancer, a target's own fault was found: this is for a search that stopped at it.
-  const balancer = chain.at(-1);
-  if (!balancer || kindOf(board, balancer) !== 'elb') return undefined;
-  const failing = current
+/** The first reading at `service` of its hosts failing health checks: its unhealthy hosts up, or its healthy hosts down. */
+const hostsFailingAt = (current: readonly Signal[], service: string): Signal | undefined =>
+  current
     .filter(
       (signal) =>
-        signal.service === balancer &&
+        signal.service === service &&
         signal.kind === 'metric' &&
         signal.substantial &&
         (unhealthyHosts.test(signal.text) || (healthyHosts.test(signal.text) && / went down /.test(signal.description))),
     )
-    .sort((a, b) => a.at - b.at);
-  const shown = failing[0];
+    .sort((a, b) => a.at - b.at)[0];
+
+/** A balancer the map does not name, seen through the target it checks. */
+const UNNAMED_BALANCER = 'its load balancer';
+
+/**
+ * A service on the chain whose own events report its tasks failing the load balancer's checks, the
+ * balancer not in the map but its host counts read at the service, failed them from its latest
+ * release or setting: tasks that served before it and stop answering the check from it answer
+ * something else than the check asks for. Without such a change the failed checks are how some other
+ * fault (a process out of memory, a dependency down) shows, and say nothing of their own.
+ */
+const checkedTargetOf = (board: EvidenceBoard, chain: readonly string[], current: readonly Signal[], changeWindowMs: number): UnhealthyTargets | undefined => {
+  for (const target of chain) {
+    if (!computeKinds.has(kindOf(board, target) ?? '')) continue;
+    const failedCheck = board.logs.filter((line) => line.service === target && healthCheckFailure.test(line.message)).sort((a, b) => a.at - b.at)[0];
+    const shown = hostsFailingAt(current, target) ?? current.filter((signal) => signal.service === target && healthCheckFailure.test(signal.text)).sort((a, b) => a.at - b.at)[0];
+    if (!shown || !failedCheck) continue;
+    const firstFailed = Math.min(shown.at, failedCheck.at);
+    const change = board.changes
+      .filter((candidate) => candidate.service === target && (candidate.kind === 'deploy' || candidate.kind === 'config') && candidate.at <= firstFailed && firstFailed - candidate.at <= changeWindowMs)
+      .sort((a, b) => b.at - a.at)[0];
+    if (!change) continue;
+    const checkPath = checkPathOf(change);
+    // A reading of the host counts is shown with the target's own words for it; its own words shown once are enough.
+    return { balancer: UNNAMED_BALANCER, target, at: shown.at, shown, change, ...(checkPath ? { checkPath } : {}), ...(shown.kind === 'metric' ? { failedCheck: failedCheck.message } : {}) };
+  }
+  return undefined;
+};
+
+export const unhealthyTargetsOf = (board: EvidenceBoard, chain: readonly string[], current: readonly Signal[], changeWindowMs: number): UnhealthyTargets | undefined => {
+  // Where the search went on past the balancer, a target's own fault was found: this is for a search that stopped at it.
+  const balancer = chain.at(-1);
+  if (!balancer || kindOf(board, balancer) !== 'elb') return checkedTargetOf(board, chain, current, changeWindowMs);
+  const shown = hostsFailingAt(current, balancer);
   if (!shown) return undefined;
   const targets = dependenciesOf(board, balancer).filter((name) => computeKinds.has(kindOf(board, name) ?? ''));
   const changed = board.changes

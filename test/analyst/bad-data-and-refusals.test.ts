@@ -56,6 +56,35 @@ describe('bad data is the fault of whoever wrote it', () => {
     expect(diagnosis.draft.rootCause.summary).toContain('FIFO queue it holds back every later message of its message group');
   });
 
+  it('a consumer that announces each message as it takes it, just before failing on it, still names the bad record: its writer is blamed, and the record that fails on every retry is worded', () => {
+    const attempts = [52, 55, 58, 61, 64, 67];
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "fulfilment-queue-age" is in ALARM',
+        services: [
+          { name: 'order-svc', kind: 'ecs', dependsOn: ['fulfilment.fifo'] },
+          { name: 'fulfilment.fifo', kind: 'sqs' },
+          { name: 'fulfiller', kind: 'lambda', dependsOn: ['fulfilment.fifo'] },
+        ],
+        alarms: [{ name: 'fulfilment-queue-age', service: 'fulfilment.fifo', state: 'ALARM', since: at(START, 60) }],
+        changes: [
+          { service: 'fulfiller', timestamp: at(START, 30), kind: 'deploy', summary: 'fulfiller 2.7.0 published (retries with jitter)' },
+          { service: 'order-svc', timestamp: at(START, 45), kind: 'deploy', summary: 'order-svc v4.12.0 rolled out (gift card amount as Money object)' },
+        ],
+        metrics: [{ service: 'fulfilment.fifo', name: 'ApproximateAgeOfOldestMessage', points: series(START, 90, (minute) => (minute < 52 ? 5 : (minute - 52) * 60)) }],
+        logs: sorted([
+          ...lines('order-svc', 0, 5, 18, 'INFO', (index) => `published OrderPlaced order=ord_${1000 + index}x messageId=m-${index}a`),
+          ...lines('order-svc', 51, 1, 1, 'INFO', () => 'published OrderPlaced order=ord_8QK2M7 messageId=5e0b9f4c-27a1'),
+          ...lines('fulfiller', 0, 5, 10, 'INFO', (index) => `processed OrderPlaced messageId=m-${index}a`),
+          ...attempts.map((minute) => ({ service: 'fulfiller', timestamp: at(START, minute), level: 'INFO', message: 'received OrderPlaced messageId=5e0b9f4c-27a1 order=ord_8QK2M7' })),
+          ...attempts.map((minute) => ({ service: 'fulfiller', timestamp: new Date(Date.parse(at(START, minute)) + 900).toISOString(), level: 'ERROR', message: `RequestId: ${minute}d36ba2-c7eb ERROR failed to parse OrderPlaced messageId=5e0b9f4c-27a1 order=ord_8QK2M7: ZodError: expected number, received object` })),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('order-svc');
+    expect(diagnosis.draft.rootCause.summary).toContain('The same record fails again on every retry (a poison message)');
+  });
+
   it('a writer that logged the item long before its release is still blamed through that release, which came before the record that failed', () => {
     const diagnosis = diagnose(
       boardFrom({

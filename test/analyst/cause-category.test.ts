@@ -56,6 +56,8 @@ describe('the category follows from the mechanism the evidence shows', () => {
     expect(category('CloudFormation stack queues-prod UPDATE_COMPLETE', { resourceChanges: [{ type: 'AWS::SQS::QueuePolicy', action: 'Modify' }] })).toBe('config');
     expect(category('CloudFormation stack queues-prod UPDATE_COMPLETE', { resourceChanges: [{ type: 'AWS::EC2::NatGateway', action: 'Add' }] })).toBe('infrastructure');
     expect(category('EC2 instance i-0abc scheduled for retirement: underlying hardware degraded, instance updated')).toBe('infrastructure');
+    expect(category('CloudTrail UpdateUsagePlan usagePlanId=u7x2kq (terraform apply via Atlantis, PR #2291)')).toBe('config');
+    expect(category('RDS maintenance: UpdateEngineVersion applied by AWS during the window')).toBe('infrastructure');
   });
 
   it('errors that name no mechanism, at the service that shows the symptom, leave the cause undetermined: no guessed infrastructure fault', () => {

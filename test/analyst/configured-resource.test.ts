@@ -31,6 +31,19 @@ describe('what a configuration change can break, read from what it changed', () 
     expect(failureKindsOfChange(asChange('config', 'SetSubscriptionAttributes FilterPolicy on subscription mail'))).toContain('undelivered');
   });
 
+  it('reads infrastructure as code that called an API to set a resource in place as a configuration, however it was filed; a platform event it is not', () => {
+    const applied = asChange('infrastructure', 'terraform apply via Atlantis, PR #2291: UpdateUsagePlan usagePlanId=u7x2kq');
+    expect(failureKindsOfChange(applied)).toContain('throttling');
+    expect(failureKindsOfChange(asChange('infrastructure', 'Auto Scaling: throttle rebalancing in progress across us-east-1a, us-east-1b'))).toEqual(new Set());
+    expect(failureKindsOfChange(asChange('infrastructure', 'terraform apply: created usage plan partner-trial'))).toEqual(new Set());
+  });
+
+  it('reads scaling that only added room as breaking nothing; a scaling change that cut capacity, or took away the means to scale, can throttle', () => {
+    expect(failureKindsOfChange(asChange('scaling', 'Application Auto Scaling: Setting write capacity units to 6000.'))).toEqual(new Set());
+    expect(failureKindsOfChange(asChange('scaling', 'Application Auto Scaling: write capacity units 6000 -> 1000 (scheduled action night-low)'))).toContain('throttling');
+    expect(failureKindsOfChange(asChange('scaling', 'DeregisterScalableTarget table/sessions: WriteCapacityUnits set to 400, no longer scaled'))).toContain('throttling');
+  });
+
   it('a policy grants or denies access unless it says it governs something else', () => {
     for (const summary of ['PutBucketPolicy on menu-media', 'PutRolePolicy on reader-role', 'PutKeyPolicy on orders-key']) {
       expect(failureKindsOfChange(asChange('iam', summary))).toContain('access denied');

@@ -93,6 +93,17 @@ describe('what an error says about its cause', () => {
     expect(labels('Worker was sent SIGKILL: out of memory. Is the limit too low?')).toContain('memory');
   });
 
+  it('a limit the resource was configured with names the limit, not a wrong setting; a configuration error does', () => {
+    expect(labels('ProvisionedThroughputExceededException: The level of configured provisioned throughput for the table was exceeded.')).not.toContain('configuration');
+    expect(labels('ConfigurationError: unknown key cache.ttl in runtime config')).toContain('configuration');
+  });
+
+  it('a quota used up refuses what comes after it as a limit does: throttling', () => {
+    expect(labels('API Key ***k1z exceeded quota for API Stage prod: Key quota exhausted for Usage Plan ID u7x2kq. Q Limit: 40000 Period: DAY')).toContain('throttling');
+    expect(labels('ServiceQuotaExceededException: you have exceeded your quota of 5 elastic IPs')).toContain('throttling');
+    expect(labels('quota review meeting moved to Thursday')).not.toContain('throttling');
+  });
+
   it('a null dereference is a code defect, which a release brings, not bad data', () => {
     expect(causesIn('java.lang.NullPointerException: Cannot invoke "Tier.code()"')).toEqual([expect.objectContaining({ label: 'code defect', category: 'deploy' })]);
   });
@@ -132,6 +143,12 @@ describe('what an error says about its cause', () => {
     // What a network change can break is read in the same words.
     const timedOut: Signal = { service: 'orders', kind: 'errors', at: Date.parse(START), strength: 1, ongoing: true, substantial: true, ref: 'E4', description: '', text: phrasings[2]! };
     expect(failureKindsIn([timedOut])).toContain('network');
+  });
+
+  it('a rule whose matched events stopped passes nothing on: undelivered work, which a change to its event pattern can cause', () => {
+    const stopped = (text: string): Signal => ({ service: 'bus', kind: 'metric', at: Date.parse(START), strength: 0.8, ongoing: true, substantial: true, ref: 'E5', description: '', text });
+    expect(failureKindsIn([stopped('MatchedEvents stopped')])).toContain('undelivered');
+    expect(failureKindsIn([stopped('PutEventsApproximateSuccessCount stopped')])).not.toContain('undelivered');
   });
 
   it('a change that lowers a number is found, one that raises it is not', () => {

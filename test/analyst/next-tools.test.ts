@@ -217,6 +217,32 @@ describe('an incident nothing explains reads where its data comes from', () => {
   });
 });
 
+describe('a record a reader fails on again and again', () => {
+  it('is looked up by its name in each writer\'s logs: neither the moment a line carries nor an attempt\'s own id names it', () => {
+    const failures = (minutes: number[]) => minutes.map((minute) => ({
+      service: 'fulfiller',
+      timestamp: at(START, minute),
+      level: 'ERROR',
+      message: `${at(START, minute)}\t${minute}d36ba2-c7eb\tERROR\tfailed to parse OrderPlaced messageId=5e0b9f4c-27a1: ZodError: expected number, received object`,
+    }));
+    const board = (minutes: number[]) => boardFrom({
+      brief: 'CloudWatch alarm "fulfiller-errors" is in ALARM',
+      services: [
+        { name: 'order-svc', kind: 'ecs', dependsOn: ['fulfilment-queue'] },
+        { name: 'fulfilment-queue', kind: 'sqs' },
+        { name: 'fulfiller', kind: 'lambda', dependsOn: ['fulfilment-queue'] },
+      ],
+      alarms: [{ name: 'fulfiller-errors', service: 'fulfiller', state: 'ALARM', since: at(START, 53) }],
+      logs: failures(minutes),
+    });
+    const lookups = (minutes: number[]) =>
+      nextCalls(board(minutes), diagnose(board(minutes)), tools).filter((call) => call.name === 'query_logs' && call.arguments.contains !== undefined).map((call) => call.arguments);
+    expect(lookups([52, 54, 56, 58])).toEqual([expect.objectContaining({ service: 'order-svc', contains: '5e0b9f4c-27a1' })]);
+    // Failed on once, a record is no more than one attempt's.
+    expect(lookups([52])).toEqual([]);
+  });
+});
+
 describe('the runbook search, asked last', () => {
   it('quotes the root\'s errors up to 400 characters, cut between words, and is asked once', () => {
     const errors = ['rank', 'streak', 'badge'].map(

@@ -27,6 +27,11 @@ interface Shape {
   dependencyLogsRefusals?: boolean;
   /** The other caller logs its calls to the dependency answered, from minute 62. */
   otherLogsAnswers?: boolean;
+  /** A change of the failing caller's own, at minute 59. */
+  callerChange?: { kind: string; summary: string };
+  /** When the other caller stumbles, and when the dependency begins to log refused sign-ins. */
+  stumbleAt?: number;
+  refusalsFrom?: number;
 }
 
 /** Two callers of one dependency; `refund-api` fails from minute 61 to minute 120. */
@@ -42,6 +47,9 @@ const board = ({
   stumble = 'db error on POST /v2/payments: Connection lost: The server closed the connection',
   dependencyLogsRefusals = false,
   otherLogsAnswers = false,
+  callerChange,
+  stumbleAt = 60,
+  refusalsFrom = 61,
 }: Shape) =>
   boardFrom({
     brief: 'CloudWatch alarm refund-api-5xx is in ALARM',
@@ -55,13 +63,13 @@ const board = ({
       { name: 'refund-api-5xx', service: 'refund-api', state: 'ALARM', since: at(START, 64) },
       { name: 'payments-api-5xx', service: 'payments-api', state: otherKeepsFailing ? 'ALARM' : 'OK', since: at(START, otherKeepsFailing ? 64 : 66) },
     ],
-    ...(change ? { changes: [{ service: 'ledger', timestamp: at(START, 60), ...change }] } : {}),
+    changes: [...(callerChange ? [{ service: 'refund-api', timestamp: at(START, 59), ...callerChange }] : []), ...(change ? [{ service: 'ledger', timestamp: at(START, 60), ...change }] : [])],
     logs: sorted([
       ...lines('refund-api', 0, 4, 15, 'INFO', (index) => `POST /v1/refunds 201 order=ORD-${1000 + index}`),
       ...lines('refund-api', 61, 2, 30, 'ERROR', (index) => `POST /v1/refunds order=ORD-${2000 + index} failed: ${failure}`),
       ...lines('payments-api', 0, 3, 40, 'INFO', (index) => `POST /v2/payments 201 id=p${index}`),
-      ...(otherStumbles ? lines('payments-api', 60, 1, 2, 'ERROR', () => stumble) : []),
-      ...(dependencyLogsRefusals ? lines('ledger', 61, 2, 30, 'FATAL', () => 'FATAL:  password authentication failed for user "ledger_app"') : []),
+      ...(otherStumbles ? lines('payments-api', stumbleAt, 1, 2, 'ERROR', () => stumble) : []),
+      ...(dependencyLogsRefusals ? lines('ledger', refusalsFrom, 2, 30, 'FATAL', () => 'FATAL:  password authentication failed for user "ledger_app"') : []),
       ...(otherLogsAnswers ? lines('payments-api', 62, 3, 15, 'INFO', (index) => `ledger lookup ok ref=L${index} status=200 elapsed=180ms`) : []),
       ...(otherKeepsFailing ? lines('payments-api', 62, 2, 29, 'ERROR', (index) => `POST /v2/payments id=q${index} failed: ${failure}`) : []),
       ...lines('payments-api', 121, 1, 1, 'INFO', () => 'POST /v2/payments 201 id=last'),
@@ -110,6 +118,16 @@ describe('the one caller still failing on a dependency that serves the callers t
     expect(diagnose(board(shape)).draft.rootCause.summary).toContain('payments-api picked up the new value and kept working, but refund-api still presents the credentials read before the rotation');
   });
 
+  it('is dated by the first sign-ins the dependency refused it, which come before its pooled connections run out; a rotation is known by its staging label', () => {
+    const rotation = { kind: 'config', summary: 'Scheduled rotation of prod/ledger/app succeeded; AWSCURRENT moved to version 5fb5f7cc' };
+    const refused = 'password authentication failed for user "ledger_app"';
+    const shape = { change: rotation, failure: refused, stumble: `db error on POST /v2/payments: ${refused}`, dependencyLogsRefusals: true, stumbleAt: 41, refusalsFrom: 40 };
+    expect(inferCause(board(shape))).toMatchObject({ root: 'refund-api', staleView: { dependency: 'ledger', recovered: ['payments-api'], holding: 'credential' } });
+    expect(diagnose(board(shape)).draft.rootCause.summary).toContain('A rotated secret: ledger moved to a new secret version');
+    const unlogged = inferCause(board({ ...shape, dependencyLogsRefusals: false }));
+    expect(unlogged.verdict === 'incident' && unlogged.staleView).toBeFalsy();
+  });
+
   it('is not blamed when no other caller stumbled with it, when the others still fail, or when the dependency shows a fault of its own', () => {
     for (const shape of [
       { change: failover, failure: readOnly, otherStumbles: false },
@@ -122,6 +140,16 @@ describe('the one caller still failing on a dependency that serves the callers t
       expect(cause.verdict === 'incident' && cause.staleView).toBeFalsy();
       expect(cause.verdict === 'incident' && cause.principles).not.toContain('sole-failing-caller');
     }
+  });
+
+  it('fails from its own change when it changed just before its trouble: that change is the suspect, reverted, and no stale view is told', () => {
+    const shape = { change: failover, failure: readOnly, callerChange: { kind: 'config', summary: 'UpdateFunctionConfiguration refund-api: memorySize 1536 -> 512' } };
+    const cause = inferCause(board(shape));
+    expect(cause).toMatchObject({ verdict: 'incident', root: 'refund-api', category: 'config', suspectChange: { service: 'refund-api' } });
+    expect(cause.verdict === 'incident' && cause.staleView).toBeFalsy();
+    const { draft } = diagnose(board(shape));
+    expect(draft.rootCause.summary).not.toContain('ledger serves payments-api again');
+    expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toContain('revert-config refund-api');
   });
 
   describe('a dependency that serves its other callers throughout', () => {

@@ -73,4 +73,49 @@ describe('a load balancer whose targets fail its health checks', () => {
   it('is not read from 5xx alone: without hosts failing its checks the balancer\'s own change stays the suspect', () => {
     expect(diagnose(board({ healthy: false })).principles).not.toContain('targets-fail-health-checks');
   });
+
+  describe('when the map names no balancer and the service reports its own tasks failing the checks', () => {
+    /** A caller of an ECS service; from minute 63 the service's tasks fail its load balancer's checks, its 5xx up, after its own release (when `released`). */
+    const selfChecked = ({ released = true, reported = true }: { released?: boolean; reported?: boolean } = {}) =>
+      boardFrom({
+        brief: 'CloudWatch alarm "booking-5xx" is in ALARM',
+        services: [
+          { name: 'booking', kind: 'ecs', dependsOn: ['slots'] },
+          { name: 'slots', kind: 'ecs', dependsOn: ['slots-db'] },
+          { name: 'slots-db', kind: 'rds' },
+        ],
+        alarms: [{ name: 'booking-5xx', service: 'booking', state: 'ALARM', since: at(START, 66) }],
+        changes: released ? [{ service: 'slots', timestamp: at(START, 61), kind: 'deploy', summary: 'slots v4.7.0 rolling update started (task definition slots:88 -> slots:89)' }] : [],
+        metrics: [
+          { service: 'slots', name: 'UnHealthyHostCount', points: series(START, 100, step(63, 0, 4)) },
+          { service: 'slots', name: 'HTTPCode_Target_5XX_Count', points: series(START, 100, step(64, 0, 40)) },
+          { service: 'slots-db', name: 'CPUUtilization', points: series(START, 100, () => 20) },
+        ],
+        logs: [
+          ...(reported
+            ? [64, 65, 66].map((minute) => ({
+                service: 'slots',
+                timestamp: at(START, minute),
+                level: 'WARN',
+                message: `(service slots) (port 8080) is unhealthy in (target-group arn:aws:elasticloadbalancing:us-west-2:111122223333:targetgroup/slots/6b1d0e93) due to (reason Health checks failed with these codes: [404]).`,
+              }))
+            : []),
+          ...[66, 67, 68, 70].map((minute) => ({ service: 'booking', timestamp: at(START, minute), level: 'ERROR', message: 'upstream slots responded 503 Service Unavailable for GET /v2/slots' })),
+        ],
+      });
+
+    it('failed them from its latest release: the service is the root, the failed checks its mechanism, and the release is rolled back', () => {
+      const { draft, principles } = diagnose(selfChecked());
+      expect(draft.rootCause.service).toBe('slots');
+      expect(principles).toContain('targets-fail-health-checks');
+      expect(draft.rootCause.summary).toContain("slots's tasks fail its load balancer's health checks");
+      expect(draft.rootCause.summary).toContain('Health checks failed with these codes: [404]');
+      expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toContain('rollback slots');
+    });
+
+    it('says nothing of its own without a release or setting of the service before it, nor without the service reporting the failed checks', () => {
+      expect(diagnose(selfChecked({ released: false })).principles).not.toContain('targets-fail-health-checks');
+      expect(diagnose(selfChecked({ reported: false })).principles).not.toContain('targets-fail-health-checks');
+    });
+  });
 });
