@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import type { Change } from './evidence-board.ts';
 import type { Signal } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
+import { connectionFailed } from './rule-ports.ts';
 
 /**
  * A DNS record decides where the clients of a name connect. When a change set or deleted the record
@@ -19,37 +21,46 @@ export interface ChangedRecord {
   failure: Signal;
 }
 
-const recordChangeSchema = (value: unknown): { action: string; name: string; values: string[] } | undefined => {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { action, resourceRecordSet } = value as { action?: unknown; resourceRecordSet?: unknown };
-  if (typeof action !== 'string' || typeof resourceRecordSet !== 'object' || resourceRecordSet === null) return undefined;
-  const set = resourceRecordSet as { name?: unknown; resourceRecords?: unknown; aliasTarget?: { dNSName?: unknown } };
-  if (typeof set.name !== 'string') return undefined;
-  const records = Array.isArray(set.resourceRecords) ? set.resourceRecords.flatMap((record: { value?: unknown }) => (typeof record?.value === 'string' ? [record.value] : [])) : [];
-  const alias = typeof set.aliasTarget?.dNSName === 'string' ? [set.aliasTarget.dNSName] : [];
-  return { action: action.toUpperCase(), name: set.name.replace(/\.$/, ''), values: [...records, ...alias] };
-};
+/** One entry of a Route 53 `changeBatch.changes`, as CloudTrail records the request. */
+const recordChange = z
+  .object({
+    action: z.string(),
+    resourceRecordSet: z.object({
+      name: z.string(),
+      resourceRecords: z.array(z.object({ value: z.string() })).optional(),
+      aliasTarget: z.object({ dNSName: z.string() }).optional(),
+    }),
+  })
+  .transform(({ action, resourceRecordSet: set }) => ({
+    action: action.toUpperCase(),
+    name: set.name.replace(/\.$/, ''),
+    values: [...(set.resourceRecords ?? []).map((record) => record.value), ...(set.aliasTarget ? [set.aliasTarget.dNSName] : [])],
+  }));
+type RecordChange = z.infer<typeof recordChange>;
+
+const changeBatch = z.object({ changeBatch: z.object({ changes: z.array(z.unknown()) }) });
 
 /** The record changes a change's request lists (`changeBatch.changes`), wherever in its details the request sits. */
-const recordChangesOf = (change: Change): { action: string; name: string; values: string[] }[] => {
-  const found: { action: string; name: string; values: string[] }[] = [];
+const recordChangesOf = (change: Change): RecordChange[] => {
+  const found: RecordChange[] = [];
   const visit = (value: unknown, depth: number): void => {
     if (depth > 6 || typeof value !== 'object' || value === null) return;
-    const batch = (value as { changeBatch?: { changes?: unknown } }).changeBatch;
-    if (Array.isArray(batch?.changes)) found.push(...batch.changes.flatMap((entry) => recordChangeSchema(entry) ?? []));
+    const batch = changeBatch.safeParse(value);
+    if (batch.success) found.push(...batch.data.changeBatch.changes.flatMap((entry) => recordChange.safeParse(entry).data ?? []));
     else for (const inner of Object.values(value)) visit(inner, depth + 1);
   };
   visit(change.details, 0);
   return found;
 };
 
-/** Words of a connection that failed or found nothing at the name. */
-const failedToConnect = /time.?d?.?out|ETIMEDOUT|refused|ECONNREFUSED|unreachable|EHOSTUNREACH|no response|ENOTFOUND|NXDOMAIN|getaddrinfo|could not resolve|unknown host/i;
+/** Words of a name that resolves to nothing. */
+const nameUnresolved = /ENOTFOUND|NXDOMAIN|getaddrinfo|could not resolve|unknown host/i;
+const failedToConnect = (text: string): boolean => connectionFailed.test(text) || nameUnresolved.test(text);
 
 /** The record `change` set or deleted whose name the failing connections in `evidence` name, the earliest failure first. */
 export const changedRecordOf = (change: Change | undefined, evidence: readonly Signal[]): ChangedRecord | undefined => {
   if (!change) return undefined;
-  const failures = evidence.filter((signal) => failedToConnect.test(signal.text)).sort((a, b) => a.at - b.at);
+  const failures = evidence.filter((signal) => failedToConnect(signal.text)).sort((a, b) => a.at - b.at);
   for (const record of recordChangesOf(change)) {
     const failure = failures.find((signal) => signal.text.toLowerCase().includes(record.name.toLowerCase()));
     if (failure) return { change, name: record.name, action: record.action, values: record.values, failure };

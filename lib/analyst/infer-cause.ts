@@ -282,7 +282,7 @@ const incidentFrom = (
   let explained = stale || loadedByRuns ? undefined : explain(datedOnset(root));
   // A resource that only passes work along, that no change explains, shows the fault of the code
   // that handles its work. The trouble the carrier shows dates that fault: the handler's earlier,
-  // unrelated errors (a few bad files) do not move the search for a change back.
+  // unrelated errors (a few bad files) do not move the search for a change back, nor do errors it logs only hours later move it on.
   const carrier = root;
   const handler = explained || stale || loadedByRuns ? undefined : handlerBehind(board, carrier, current, chain);
   if (handler) {
@@ -291,7 +291,7 @@ const incidentFrom = (
     root = chain.at(-1)!;
     const carrierShows = current.filter((signal) => signal.service === carrier && signal.kind !== 'mentioned' && signal.kind !== 'trace').map((signal) => signal.at);
     const shownAt = Math.min(...carrierShows);
-    explained = explain(Number.isFinite(shownAt) ? Math.max(datedOnset(root), shownAt) : datedOnset(root));
+    explained = explain(Number.isFinite(shownAt) ? shownAt : datedOnset(root));
   }
   // A target the balancer lost its connections to changed how it serves them with its latest release or setting.
   let suspectChange = explained?.change ?? (badGateway && root === badGateway.target ? badGateway.change : unhealthy && root === unhealthy.target ? unhealthy.change : undefined);

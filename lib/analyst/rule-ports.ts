@@ -45,7 +45,7 @@ export const rulePortsOf = (change: Change): PortRange[] | undefined => {
  */
 const namedPort = /(?:<(?:IP|HOST|DB_ENDPOINT)_\d+>|\b\d{1,3}(?:\.\d{1,3}){3}|\b(?:[a-z0-9-]+\.)+(?!(?:m?js|cjs|ts|tsx|py|java|kt|go|rb|cs|php|scala|c|cc|cpp|rs)\b)[a-z][a-z0-9-]*):(\d{2,5})\b(?!:\d)|\bport[ =:](\d{2,5})\b/gi;
 /** Words of a connection that never got through. */
-const connectionFailed = /time.?d?.?out|ETIMEDOUT|refused|ECONNREFUSED|unreachable|EHOSTUNREACH|no response/i;
+export const connectionFailed = /time.?d?.?out|ETIMEDOUT|refused|ECONNREFUSED|unreachable|EHOSTUNREACH|no response/i;
 
 /** The ports the failed connections in `evidence` name. */
 const failedPorts = (evidence: readonly Signal[]): Set<number> =>

@@ -52,6 +52,29 @@ describe('a resource that only passes work along shows the fault of the code tha
     expect(diagnosis.suspectChange?.summary).toContain('PutFunctionConcurrency');
   });
 
+  it("a backlog dates the fault though the handler logs of it only hours later: the release just before the backlog began is found", () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "rides-dlq-depth" is in ALARM',
+        services: [
+          { name: 'trips', kind: 'ecs', dependsOn: ['rides-queue'] },
+          { name: 'rides-queue', kind: 'sqs' },
+          { name: 'rides-dlq', kind: 'sqs' },
+          { name: 'receipts', kind: 'lambda', dependsOn: ['rides-queue'] },
+        ],
+        alarms: [{ name: 'rides-dlq-depth', service: 'rides-dlq', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'receipts', timestamp: at(START, 70), kind: 'deploy', summary: 'receipts version 42' }],
+        metrics: [{ service: 'rides-dlq', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 400, (minute) => (minute < 88 ? 0 : (minute - 88) * 4)) }],
+        logs: sorted([
+          ...Array.from({ length: 30 }, (_, index) => ({ service: 'trips', timestamp: at(START, index * 12), level: 'INFO', message: `ride R-${index} completed; published` })),
+          ...Array.from({ length: 6 }, (_, index) => ({ service: 'receipts', timestamp: at(START, 300 + index * 4), level: 'ERROR', message: "TypeError: Cannot read properties of undefined (reading 'amountMinor')" })),
+        ]),
+      }),
+    );
+    expect(diagnosis.root).toBe('receipts');
+    expect(diagnosis.suspectChange?.summary).toBe('receipts version 42');
+  });
+
   it('a database does work of its own: its trouble is not handed to a client that merely shows it', () => {
     const diagnosis = diagnose(
       boardFrom({
