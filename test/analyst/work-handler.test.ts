@@ -4,29 +4,34 @@ import { at, boardFrom, series, sorted, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
 
+/**
+ * A rides queue whose dead-letter queue fills from minute 88 over `minutes`, the consumer released at minute 70; the consumer
+ * logs its failures from `failsFrom` on, and counts them from minute 71 when `counted`.
+ */
+const ridesBoard = ({ minutes = 120, failsFrom = 71, failures = 12, counted = true }: { minutes?: number; failsFrom?: number; failures?: number; counted?: boolean } = {}) =>
+  boardFrom({
+    brief: 'CloudWatch alarm "rides-dlq-depth" is in ALARM',
+    services: [
+      { name: 'trips', kind: 'ecs', dependsOn: ['rides-queue'] },
+      { name: 'rides-queue', kind: 'sqs' },
+      { name: 'rides-dlq', kind: 'sqs' },
+      { name: 'receipts', kind: 'lambda', dependsOn: ['rides-queue'] },
+    ],
+    alarms: [{ name: 'rides-dlq-depth', service: 'rides-dlq', state: 'ALARM', since: at(START, 95) }],
+    changes: [{ service: 'receipts', timestamp: at(START, 70), kind: 'deploy', summary: 'receipts version 42' }],
+    metrics: [
+      { service: 'rides-dlq', name: 'ApproximateNumberOfMessagesVisible', points: series(START, minutes, (minute) => (minute < 88 ? 0 : (minute - 88) * 4)) },
+      ...(counted ? [{ service: 'receipts', name: 'Errors', points: series(START, minutes, step(71, 0, 150)) }] : []),
+    ],
+    logs: sorted([
+      ...Array.from({ length: Math.floor(minutes / 12) }, (_, index) => ({ service: 'trips', timestamp: at(START, index * 12), level: 'INFO', message: `ride R-${index} completed; published` })),
+      ...Array.from({ length: failures }, (_, index) => ({ service: 'receipts', timestamp: at(START, failsFrom + index * 4), level: 'ERROR', message: "TypeError: Cannot read properties of undefined (reading 'amountMinor')" })),
+    ]),
+  });
+
 describe('a resource that only passes work along shows the fault of the code that handles it', () => {
   it("a filling dead-letter queue the map leaves unconnected leads, through the queue named like it, to the consumer that fails, and to its release", () => {
-    const diagnosis = diagnose(
-      boardFrom({
-        brief: 'CloudWatch alarm "rides-dlq-depth" is in ALARM',
-        services: [
-          { name: 'trips', kind: 'ecs', dependsOn: ['rides-queue'] },
-          { name: 'rides-queue', kind: 'sqs' },
-          { name: 'rides-dlq', kind: 'sqs' },
-          { name: 'receipts', kind: 'lambda', dependsOn: ['rides-queue'] },
-        ],
-        alarms: [{ name: 'rides-dlq-depth', service: 'rides-dlq', state: 'ALARM', since: at(START, 95) }],
-        changes: [{ service: 'receipts', timestamp: at(START, 70), kind: 'deploy', summary: 'receipts version 42' }],
-        metrics: [
-          { service: 'rides-dlq', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 120, (minute) => (minute < 88 ? 0 : (minute - 88) * 4)) },
-          { service: 'receipts', name: 'Errors', points: series(START, 120, step(71, 0, 150)) },
-        ],
-        logs: sorted([
-          ...Array.from({ length: 10 }, (_, index) => ({ service: 'trips', timestamp: at(START, index * 12), level: 'INFO', message: `ride R-${index} completed; published` })),
-          ...Array.from({ length: 12 }, (_, index) => ({ service: 'receipts', timestamp: at(START, 71 + index * 4), level: 'ERROR', message: "TypeError: Cannot read properties of undefined (reading 'amountMinor')" })),
-        ]),
-      }),
-    );
+    const diagnosis = diagnose(ridesBoard());
     expect(diagnosis.root).toBe('receipts');
     expect(diagnosis.suspectChange?.summary).toBe('receipts version 42');
   });
@@ -53,24 +58,7 @@ describe('a resource that only passes work along shows the fault of the code tha
   });
 
   it("a backlog dates the fault though the handler logs of it only hours later: the release just before the backlog began is found", () => {
-    const diagnosis = diagnose(
-      boardFrom({
-        brief: 'CloudWatch alarm "rides-dlq-depth" is in ALARM',
-        services: [
-          { name: 'trips', kind: 'ecs', dependsOn: ['rides-queue'] },
-          { name: 'rides-queue', kind: 'sqs' },
-          { name: 'rides-dlq', kind: 'sqs' },
-          { name: 'receipts', kind: 'lambda', dependsOn: ['rides-queue'] },
-        ],
-        alarms: [{ name: 'rides-dlq-depth', service: 'rides-dlq', state: 'ALARM', since: at(START, 95) }],
-        changes: [{ service: 'receipts', timestamp: at(START, 70), kind: 'deploy', summary: 'receipts version 42' }],
-        metrics: [{ service: 'rides-dlq', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 400, (minute) => (minute < 88 ? 0 : (minute - 88) * 4)) }],
-        logs: sorted([
-          ...Array.from({ length: 30 }, (_, index) => ({ service: 'trips', timestamp: at(START, index * 12), level: 'INFO', message: `ride R-${index} completed; published` })),
-          ...Array.from({ length: 6 }, (_, index) => ({ service: 'receipts', timestamp: at(START, 300 + index * 4), level: 'ERROR', message: "TypeError: Cannot read properties of undefined (reading 'amountMinor')" })),
-        ]),
-      }),
-    );
+    const diagnosis = diagnose(ridesBoard({ minutes: 400, failsFrom: 300, failures: 6, counted: false }));
     expect(diagnosis.root).toBe('receipts');
     expect(diagnosis.suspectChange?.summary).toBe('receipts version 42');
   });
