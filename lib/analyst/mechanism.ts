@@ -177,6 +177,11 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
         : `Calls by ${root} are denied: a permission it needs is missing.`;
     case 'network':
       if (/ENOTFOUND|NXDOMAIN|resolve|DNS|unknown host|getaddrinfo/i.test(text)) return `A DNS name ${root} depends on no longer resolves.`;
+      // A network ACL is stateless: the replies to connections its subnet opens come back to ephemeral ports, which its inbound
+      // rules must pass too. An entry that says it denies or removes is worded as the revoked rule below.
+      if (/network.?acl|\bNACL\b|NetworkAclEntry/i.test(changed) && !/\bdeny\b|revoke|remov|delet/i.test(changed)) {
+        return `A network ACL rule changed on ${root}'s subnet: network ACLs are stateless, so the replies to connections the subnet opens come back to ephemeral ports (1024-65535) and need an inbound rule of their own; without it those connections time out.`;
+      }
       if (/security group|ingress|egress|NACL|network acl/i.test(`${text} ${changed}`)) {
         return revocation.test(changed) ? `A network rule that let traffic reach ${root} was revoked, so connections time out.` : `A security-group or network ACL rule no longer lets traffic reach ${root}.`;
       }

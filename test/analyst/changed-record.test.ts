@@ -72,6 +72,22 @@ describe('a rule change for ports the failing connections do not use', () => {
   });
 });
 
+describe('a network ACL rule change', () => {
+  it('drops replies to any port, being stateless: it still explains timeouts on another port, and is worded so', () => {
+    const aclReplaced = {
+      service: 'ledger-svc',
+      timestamp: at(START, 55),
+      kind: 'network',
+      summary: 'ReplaceNetworkAclEntry on acl-0b5d2e19 (ledger-subnet-b): ingress rule 120 now allow tcp 8080 from 10.40.0.0/16',
+    };
+    const base = board({ record: 'vault.svc.corp.internal' });
+    const withAcl = { ...base, changes: [...base.changes.filter((change) => change.service !== 'ledger-svc'), { ...aclReplaced, at: Date.parse(aclReplaced.timestamp), ref: 'E3' }] };
+    const { draft } = diagnose(withAcl);
+    expect(draft.rootCause.service).toBe('ledger-svc');
+    expect(draft.rootCause.summary).toContain('network ACLs are stateless');
+  });
+});
+
 describe('a DNS record change', () => {
   it('names no record when none of the names it changed is one the failures name', () => {
     const { draft, principles } = diagnose(board({ record: 'vault.svc.corp.internal' }));
