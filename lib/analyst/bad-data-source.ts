@@ -35,6 +35,9 @@ const timestamp = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z?/g;
 
 const identifiersIn = (text: string): Set<string> => new Set(text.replace(timestamp, ' ').match(identifier) ?? []);
 
+/** An error line of a record the consumer could not read. */
+const failedToRead = (line: LogRecord): boolean => severityOfLine(line) >= 3 && unreadable.test(line.message);
+
 /**
  * What the consumer's successful lines name. A line a failure follows within moments ("received
  * message m-17" before "failed to parse m-17") announces the attempt that failed, not a success.
@@ -53,7 +56,7 @@ const namedBySuccesses = (board: EvidenceBoard, consumer: string, failingLines: 
  */
 const itemsFailedOn = (board: EvidenceBoard, consumer: string, firstFailure: number): Set<string> => {
   const since = board.logs.filter((line) => line.service === consumer && line.at >= firstFailure - SAME_TIME_MS);
-  const failingLines = since.filter((line) => severityOfLine(line) >= 3 && unreadable.test(line.message));
+  const failingLines = since.filter(failedToRead);
   const succeeded = namedBySuccesses(board, consumer, failingLines);
   const ownRecord = failingLines.flatMap((line) => [...identifiersIn(line.message)]).filter((token) => !succeeded.has(token));
   return ownRecord.length > 0 ? new Set(ownRecord) : new Set(since.flatMap((line) => [...identifiersIn(line.message)]));
@@ -68,7 +71,7 @@ const MIN_REPEATS = 2;
  * (a tenant, a queue) name a group, and a token named once (a request id) is one attempt's.
  */
 export const repeatedFailedItems = (board: EvidenceBoard, consumer: string): string[] => {
-  const failingLines = board.logs.filter((line) => line.service === consumer && severityOfLine(line) >= 3 && unreadable.test(line.message));
+  const failingLines = board.logs.filter((line) => line.service === consumer && failedToRead(line));
   const succeeded = namedBySuccesses(board, consumer, failingLines);
   const counts = new Map<string, number>();
   for (const line of failingLines) {

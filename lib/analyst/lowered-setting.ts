@@ -1,3 +1,4 @@
+import { changeText } from './change-text.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 
 /** The numbers a summary says changed ("rate 1000 -> 100", "MaxCapacity 40 to 4"), as written and as values. */
@@ -30,7 +31,7 @@ const capacitySet = /\bset(ting)?\b.{0,60}\bto \d/i;
 export const scalingAddedRoom = (change: Change): boolean =>
   change.kind === 'scaling' &&
   capacityLoweredBy(change.summary) === undefined &&
-  !scalingRemoved.test(`${change.summary} ${JSON.stringify(change.details ?? {})}`) &&
+  !scalingRemoved.test(changeText(change)) &&
   (onlyRaisedCapacity(change.summary) || capacitySet.test(change.summary));
 
 /** A capacity set to nothing ("desiredCount=0"): a cut, whatever it was before. */

@@ -11,6 +11,7 @@ import { computeKinds, dependenciesOf, kindOf, withSharedResourceUsers } from '.
 import { iso, neighboursOf, SAME_TIME_MS, type Signal } from './signals.ts';
 import { roseBy } from './readings.ts';
 import { changeText } from './change-text.ts';
+import { networkAcl } from './rule-ports.ts';
 
 /**
  * How the fault works, in plain words, read from the evidence at the root: what ran out, what was
@@ -179,7 +180,7 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
       if (/ENOTFOUND|NXDOMAIN|resolve|DNS|unknown host|getaddrinfo/i.test(text)) return `A DNS name ${root} depends on no longer resolves.`;
       // A network ACL is stateless: the replies to connections its subnet opens come back to ephemeral ports, which its inbound
       // rules must pass too. An entry that says it denies or removes is worded as the revoked rule below.
-      if (/network.?acl|\bNACL\b|NetworkAclEntry/i.test(changed) && !/\bdeny\b|revoke|remov|delet/i.test(changed)) {
+      if (networkAcl.test(changed) && !/\bdeny\b|revoke|remov|delet/i.test(changed)) {
         return `A network ACL rule changed on ${root}'s subnet: network ACLs are stateless, so the replies to connections the subnet opens come back to ephemeral ports (1024-65535) and need an inbound rule of their own; without it those connections time out.`;
       }
       if (/security group|ingress|egress|NACL|network acl/i.test(`${text} ${changed}`)) {

@@ -1,3 +1,4 @@
+import { changeText } from './change-text.ts';
 import type { Change } from './evidence-board.ts';
 import type { Signal } from './signals.ts';
 
@@ -19,7 +20,7 @@ const ruleChange = /security.?group|AuthorizeSecurityGroup|RevokeSecurityGroup/i
  * A network ACL is stateless: its inbound rules also pass the replies to connections the subnet
  * opened (to ephemeral ports), so a rule for one port can drop connections to any other.
  */
-const networkAcl = /network.?acl|\bnacl\b|NetworkAclEntry/i;
+export const networkAcl = /network.?acl|\bnacl\b|NetworkAclEntry/i;
 /** A CloudTrail request's `"fromPort": 22, "toPort": 22`, in either order. */
 const requestRange = /"fromPort"\s*:\s*(-?\d+)\s*,\s*"toPort"\s*:\s*(-?\d+)|"toPort"\s*:\s*(-?\d+)\s*,\s*"fromPort"\s*:\s*(-?\d+)/g;
 /** A summary's `tcp/22`, `tcp 5432`, `port 443`, `ports 8000-8100`. */
@@ -37,7 +38,7 @@ const rangesOf = (change: Change): PortRange[] => {
 
 /** The port ranges a rule change names, or undefined when it is no rule change or governs every port. */
 export const rulePortsOf = (change: Change): PortRange[] | undefined => {
-  const text = `${change.summary} ${JSON.stringify(change.details ?? {})}`;
+  const text = changeText(change);
   if (!ruleChange.test(text) || networkAcl.test(text) || everyProtocol.test(text)) return undefined;
   const ranges = rangesOf(change);
   if (ranges.length === 0 || ranges.some((range) => range.from < 0 || (range.from === 0 && range.to >= 65535))) return undefined;
