@@ -36,4 +36,26 @@ describe('a measure its own alarm watched through its rise without firing', () =
   it('an alarm on another measure of the service says nothing of this one', () => {
     expect(sweep({ alarm: { name: 'prod-ingest-dlq-cpu-credits', okSince: -30_000 } }).draft.incident).toBe(true);
   });
+
+  it('an alarm named in full for another measure of the service watches that one, not a measure of the same kind beside it', () => {
+    /** A table whose requests are throttled from minute 60 while its write-throttle events, the measure its alarm is named for, stay flat. */
+    const table = (alarmName: string) =>
+      diagnose(
+        boardFrom({
+          services: [
+            { name: 'orders-table', kind: 'dynamodb' },
+            { name: 'order-writer', kind: 'ecs', dependsOn: ['orders-table'] },
+          ],
+          alarms: [{ name: alarmName, service: 'orders-table', state: 'OK', since: at(START, -30_000) }],
+          metrics: [
+            { service: 'orders-table', name: 'ThrottledRequests', points: series(START, 120, step(60, 0, 900)) },
+            { service: 'orders-table', name: 'WriteThrottleEvents', points: series(START, 120, () => 0) },
+          ],
+          logs: lines('order-writer', 0, 2, 60, 'INFO', (index) => `stored order batch ${index}`),
+        }),
+      ).draft.incident;
+    expect(table('orders-write-throttle-events')).toBe(true);
+    // Named for both, or for the kind alone, it watched the rise.
+    expect(table('orders-throttled-requests')).toBe(false);
+  });
 });
