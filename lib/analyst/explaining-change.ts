@@ -47,6 +47,8 @@ export interface ChangeContext {
   evidence: readonly Signal[];
   /** Whether the root is throttled or refused without a surge of its own: starved of a shared capacity, which its own release does not explain. */
   rootStarved: boolean;
+  /** Whether the root posted in its own words that it is impaired (outage-notice.ts): a caller's change does not explain it. */
+  rootReportsOutage: boolean;
   /** When a change could first show: its own time, or when the idle work it affects next ran (work-resumption.ts). */
   shownAt: (change: Change) => number;
 }
@@ -102,13 +104,14 @@ export const suspectChangeFor = (changes: readonly Change[], services: ReadonlyS
  *   chain, on a service that shows the trouble, on a resource the failing services use, or on a
  *   resource the service map does not connect (a secret, a key, a record has no metrics and no
  *   edges of its own).
- * A deploy elsewhere explains nothing unless the evidence connects it to the failing path, and a
- * root starved of a capacity it shares is not explained by its own release. A change of the kind
+ * A deploy elsewhere explains nothing unless the evidence connects it to the failing path, a
+ * root starved of a capacity it shares is not explained by its own release, and a root that posted
+ * its own outage is not explained by its caller's change. A change of the kind
  * the errors complain about that came after the root's coarser onset is measured against the first
  * error that complains of it, and explains the trouble only by that match.
  */
 export const explainingChange = (context: ChangeContext): ChangeExplanation | undefined => {
-  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, evidence, rootStarved, shownAt } = context;
+  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, evidence, rootStarved, rootReportsOutage, shownAt } = context;
   const mapped = new Set(services.flatMap((node) => [node.name, ...node.dependsOn]));
   // A resource the map does not connect to anything: the map cannot say who uses it, the change can.
   // A credential, key or rule (kind "other", calling nothing) is mapped to whoever manages it, seldom to all who use it.
@@ -138,7 +141,8 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own-change' }];
     // A certificate failing at the root is its own, whatever a caller changed just before (unless it changed certificates).
     const ownCertificate = category !== 'certificate' && evidence.some((signal) => signal.service === root && causesIn(signal.text).some((hit) => hit.category === 'certificate'));
-    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS && !ownCertificate && !failsForUnchangedCaller(context, link)) return [{ link, change, weight: closeness, because: 'caller-change' }];
+    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS && !ownCertificate && !rootReportsOutage && !failsForUnchangedCaller(context, link))
+      return [{ link, change, weight: closeness, because: 'caller-change' }];
     return [];
   });
   const best = explanations.sort((a, b) => b.weight - a.weight)[0];

@@ -14,6 +14,7 @@ import { scalingCeilingAt, scalingCeilingWords, type ScalingCeiling } from './sc
 import { resizedHostsOf, resizedHostsWords } from './hosts-resized.ts';
 import { timedOutIntegrationOf, timedOutIntegrationWords } from './integration-timeout.ts';
 import { oversizedPayloadOf, oversizedPayloadWords, type OversizedPayload } from './oversized-payload.ts';
+import { reportsOwnOutage } from './outage-notice.ts';
 import { failedRotationCategory, failedRotationOf, failedRotationWords, type FailedRotation } from './failed-rotation.ts';
 import { shiftedValueOf, shiftedValueWords, type ShiftedValue } from './shifted-value.ts';
 import { blameChainTraced } from './blame-chain.ts';
@@ -265,6 +266,7 @@ const incidentFrom = (
       evidenceKinds,
       evidence: [...current, ...turned],
       rootStarved: isStarved(signals.filter((signal) => signal.service === root)),
+      rootReportsOutage: reportsOwnOutage(board, root, rootOnset),
       shownAt,
     });
   // A root with no evidence of its own (a capacity behind a refused service) is dated by the trouble it is blamed for.

@@ -40,7 +40,7 @@ export const principles = {
   'integration-timed-out': 'a gateway that gave up waiting for its integration (API Gateway’s 29 s) is fine: the backend whose runs passed that limit is where the time goes',
   'capacity-behind-starved': 'a service refused for want of capacity, without a surge of its own, shows the shared capacity behind it',
   'own-change': 'a change at the failing resource just before its trouble started it',
-  'caller-change': 'a caller’s change right before both broke together explains the dependency, unless it fails as well for a caller that did not change',
+  'caller-change': 'a caller’s change right before both broke together explains the dependency, unless it fails as well for a caller that did not change or posted its own outage',
   'change-effect-matches': 'a change whose possible effect is what the errors complain about explains them, wherever it was made',
   'change-shows-when-work-resumes': 'a change made while the work it affects was idle shows when that work next runs, however long after',
   'change-ended-clean-run': 'a resource whose failures, absent for a day or more, began after one change to it failed because of that change, however long before',
