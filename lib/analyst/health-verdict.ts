@@ -12,7 +12,7 @@ import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresF
 import type { Principle } from './principles.ts';
 import { foldReadings } from '../domain/statistic.ts';
 import { quoteMessage } from '../text/quote.ts';
-import { withSharedResourceUsers, workReachOf } from './service-map.ts';
+import { dependenciesOf, withSharedResourceUsers, workReachOf } from './service-map.ts';
 import { withinUsualErrors } from './usual-errors.ts';
 import { reportedDirection, reportNames, wordsOf } from './measure-words.ts';
 import { iso, isFault, namesService, seriesLabel, severityOfLine, windowOf, type Signal } from './signals.ts';
@@ -40,12 +40,15 @@ import { changeText } from './change-text.ts';
  *   today started (recurrenceOf); never failures, never a how-full measure creeping toward its limit,
  *   and for an alarm only through the measure it watches;
  * - draining backlog: the backlog fell steadily since its peak, is still at its lowest, and empties soon;
+ *   its consumer throttled at its limit meanwhile is that work paced, its throttled batches taken again;
  * - automated probing (client-error-probes.ts): most refused requests are scanners' or crawlers', while
  *   other requests keep being served; never a 5xx;
  * - one caller refused (one-caller-refused.ts): nearly all refused requests come from one caller, while
  *   other callers keep being served and nothing that decides who gets in changed before; never a 5xx;
  * - brief spike recovered: for a page, a report or an unlisted alarm only, a spike at its service from
  *   about its onset that came back, with nothing substantial failing now;
+ * - back as its alarm saw (for a fault, not an alert): the measure's newest reading is back at its
+ *   level, and an alarm of its service went back to OK after the rise;
  * - standing condition: in ALARM since a day before the evidence begins, or since well before the
  *   readings of what it watches, which then held one level (never what is left of a resource), with
  *   nothing substantial new;
@@ -199,6 +202,17 @@ const drainingExplanation = (series: readonly Series[], service: string): Omit<E
     };
   }
   return undefined;
+};
+
+/**
+ * A consumer throttled at its limit while the queue it takes its work from drains: throttled work
+ * goes back to the queue and is taken again, and the backlog is worked off at the pace the limit allows.
+ */
+const pacedConsumer = (board: EvidenceBoard, consumer: string): Omit<Explanation, 'subject'> | undefined => {
+  const consumed = dependenciesOf(board, consumer)
+    .map((queue) => drainingExplanation(board.series, queue))
+    .find((found) => found !== undefined);
+  return consumed && { ...consumed, service: consumer, why: `${consumer} is throttled at its limit while it works off the backlog it consumes, which goes back to the queue and is taken again: ${consumed.why}` };
 };
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -472,6 +486,8 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
       const draining = drainingExplanation(board.series, signal.service);
       if (draining) return draining;
     }
+    const paced = refused && measureClassesOf(signal.text).has('throttles') ? pacedConsumer(board, signal.service) : undefined;
+    if (paced) return paced;
   }
   return probingOf(board, signal) ?? oneCallerRefused(board, signal);
 };
@@ -496,6 +512,23 @@ const mostlyBack = (board: EvidenceBoard, signal: Signal): boolean => {
   const peak = onset.direction === 'up' ? Math.max(...since) : Math.min(...since);
   const newest = medianOf(points.slice(-NEWEST_READINGS).map((point) => point.v));
   return Math.abs(newest - onset.baseline) <= MOSTLY_BACK_SHARE * Math.abs(peak - onset.baseline);
+};
+
+/**
+ * A measure whose newest reading is back where it started, at a service whose own alarm went back to
+ * OK after the measure rose: the alarm saw the trouble end, and the newest reading agrees, however
+ * few readings a sparse series has published since.
+ */
+const backAsItsAlarmSaw = (board: EvidenceBoard, signal: Signal): boolean => {
+  if (signal.kind !== 'metric') return false;
+  const seenEnding = board.alarms.some((alarm) => alarm.service === signal.service && alarm.state === 'OK' && alarm.since !== undefined && Date.parse(alarm.since) > signal.at);
+  const series = board.series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && seriesLabel(candidate) === signal.text);
+  const points = timedPoints(series?.points ?? []);
+  const onset = detectOnset(points);
+  if (!seenEnding || !onset) return false;
+  const since = points.filter((point) => point.t >= onset.at).map((point) => point.v);
+  const peak = onset.direction === 'up' ? Math.max(...since) : Math.min(...since);
+  return points.at(-1)!.t > onset.at && Math.abs(points.at(-1)!.v - onset.baseline) <= MOSTLY_BACK_SHARE * Math.abs(peak - onset.baseline);
 };
 
 /** A measure of what is left of a capacity: free storage, available memory. */
@@ -617,6 +650,9 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   if (recurring) return recurring;
   const redefined = redefinedAlarm(board, alert, watched);
   if (redefined) return redefined;
+  // An alarm on a consumer's throttling watches its limit pacing the work it drains.
+  const paced = measureClassesOf(alert.name).has('throttles') ? pacedConsumer(board, alert.service) : undefined;
+  if (paced) return paced;
   const own = signals.filter((signal) => signal.service === alert.service && signal.kind !== 'alarm');
   // The alert's service shows something, and all of it is explained as benign: the explanation covers the alert,
   // provided that, when the alert's name says which measure it watches, that measure is among what is explained.
@@ -729,7 +765,8 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
   }
   const recoveredServices = new Set(explained.filter((item) => item.principle === 'alarm-recovered').map((item) => item.service));
   const harm = signals.filter(
-    (signal) => isFault(signal) && signal.ongoing && signal.substantial && !benignWhy.has(signal) && !(recoveredServices.has(signal.service) && mostlyBack(board, signal)),
+    (signal) =>
+      isFault(signal) && signal.ongoing && signal.substantial && !benignWhy.has(signal) && !(recoveredServices.has(signal.service) && mostlyBack(board, signal)) && !backAsItsAlarmSaw(board, signal),
   );
   const retiredServices = new Set(explained.filter((item) => /taken out of service/.test(item.why)).map((item) => item.service));
   // Errors inside the window announced for the work that explains an alert (a failover in a maintenance window) are that work.
