@@ -40,7 +40,7 @@ import { changeText } from './change-text.ts';
  *   today started (recurrenceOf); never failures, never a how-full measure creeping toward its limit,
  *   and for an alarm only through the measure it watches;
  * - draining backlog: the backlog fell steadily since its peak, is still at its lowest, and empties soon;
- *   its consumer throttled at its limit meanwhile is that work paced, its throttled batches taken again;
+ *   an alarm on its consumer's throttling meanwhile watches that work paced, its throttled batches taken again;
  * - automated probing (client-error-probes.ts): most refused requests are scanners' or crawlers', while
  *   other requests keep being served; never a 5xx;
  * - one caller refused (one-caller-refused.ts): nearly all refused requests come from one caller, while
@@ -486,8 +486,6 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
       const draining = drainingExplanation(board.series, signal.service);
       if (draining) return draining;
     }
-    const paced = refused && measureClassesOf(signal.text).has('throttles') ? pacedConsumer(board, signal.service) : undefined;
-    if (paced) return paced;
   }
   return probingOf(board, signal) ?? oneCallerRefused(board, signal);
 };
