@@ -7,6 +7,17 @@ const valueWords = (value: unknown): string => (value === null || value === unde
 
 const linesOf = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 
+/**
+ * The lines of a plan that change something: added or removed (`+`, `-`), or a value moved in place
+ * (`~ timeout = 30 -> 10`), with words of their own. The lines that only open or name a block
+ * (`~ resource "aws_s3_bucket_policy" "baseline" {`, `id = "docs"`, `- {`) say nothing of what
+ * changed. A plan without such lines is read as it is.
+ */
+const planChanges = (lines: readonly string[]): string[] => {
+  const changing = lines.filter((line) => (/^\s*[-+]/.test(line) || /^\s*~.*->/.test(line)) && /[a-z0-9]/i.test(line.trim().replace(/^[-+~/]+/, '')));
+  return changing.length > 0 ? changing : [...lines];
+};
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Settings a map moved, each `setting: [before, after]` (`cache.ttlSeconds: 300 -> 60`). */
@@ -42,7 +53,7 @@ const settingsRequested = (details: Record<string, unknown>): string[] => {
 };
 
 /**
- * What a change says it changed, in its own words: its changelog, its plan's lines and the resource
+ * What a change says it changed, in its own words: its changelog, its plan's changing lines and the resource
  * changes an infrastructure-as-code apply lists, each setting its diff moved
  * (`cache.ttlSeconds: 300 -> 60`), each parameter it set and each switch or number its request set. A summary names the
  * release; these say what the release did, which is what an on-call engineer reads to judge whether
@@ -52,7 +63,7 @@ export const changeNotesOf = (change: Change): string[] => {
   const details = change.details ?? {};
   const diff = details['diff'];
   const moved = isRecord(diff) ? movedIn(diff) : [];
-  return [...linesOf(details['changelog']), ...linesOf(details['plan']), ...linesOf(details['resourceChanges']), ...moved, ...parametersSet(details), ...settingsRequested(details)]
+  return [...linesOf(details['changelog']), ...planChanges(linesOf(details['plan'])), ...linesOf(details['resourceChanges']), ...moved, ...parametersSet(details), ...settingsRequested(details)]
     .filter((line) => line.trim().length > 0)
     .slice(0, MOST_NOTES);
 };

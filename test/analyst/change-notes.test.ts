@@ -13,6 +13,11 @@ describe("a change's own notes", () => {
     expect(changeNotesOf(change({ plan: ['~ subscription["titles"]: raw_message_delivery false -> true'] }))).toEqual(['~ subscription["titles"]: raw_message_delivery false -> true']);
     expect(changeNotesOf(change({ diff: { 'cache.ttlSeconds': [300, 60], 'reserved_concurrency': [null, 5] } }))).toEqual(['cache.ttlSeconds: 300 -> 60', 'reserved_concurrency: unset -> 5']);
   });
+  it("are a plan's lines that add, remove or move something, not those that open or name a block", () => {
+    const plan = ['~ resource "aws_s3_bucket_policy" "baseline" {', '    id     = "docs-site"', '  ~ policy = jsonencode(', '      ~ {', '          - {', '              - Action    = "s3:GetObject"', '              - Principal = { Service = "cloudfront.amazonaws.com" }', '          + Sid = "DenyInsecureTransport"', '  ~ timeout = 30 -> 10'];
+    expect(changeNotesOf(change({ plan }))).toEqual(['              - Action    = "s3:GetObject"', '              - Principal = { Service = "cloudfront.amazonaws.com" }', '          + Sid = "DenyInsecureTransport"', '  ~ timeout = 30 -> 10']);
+    expect(changeNotesOf(change({ plan: ['~ resource "aws_s3_bucket" "docs" {', '    id = "docs-site"'] }))).toHaveLength(2);
+  });
   it('are the parameters a parameter-group change set, however it lists them', () => {
     const cloudTrail = { eventName: 'ModifyDBParameterGroup', requestParameters: { dBParameterGroupName: 'shop-mysql80', parameters: [{ parameterName: 'general_log', parameterValue: '1', applyMethod: 'immediate' }] } };
     expect(changeNotesOf(change(cloudTrail))).toEqual(['general_log: 1']);
