@@ -68,9 +68,30 @@ const measuredRun = (signal: Signal): boolean => signal.kind === 'metric' && sig
  * cause began no earlier than its own first sign, and a change before that sign may have caused it.
  */
 const firstSignOfEffect = (change: Change, evidence: readonly Signal[]): number | undefined => {
-  const times = evidence.filter((signal) => (worded.has(signal.kind) || measuredRun(signal)) && changeExplains(change, failureKindsIn([signal]))).map((signal) => signal.at);
+  const times = evidence.filter((signal) => (worded.has(signal.kind) || measuredRun(signal)) && explainsSignal(change, signal)).map((signal) => signal.at);
   return times.length > 0 ? Math.min(...times) : undefined;
 };
+
+/** The image a release rolled out, as its repository and tag (`quote-api:4.12.0`), from its details or a registry address in its summary. */
+const releasedImage = (change: Change): string | undefined => {
+  if (change.kind !== 'deploy') return undefined;
+  const image = change.details?.['image'];
+  const named = typeof image === 'string' ? image : /\S+\.dkr\.ecr\.\S+/.exec(change.summary)?.[0];
+  return named?.split('/').at(-1)?.match(/^[\w.-]+:[\w.-]+/)?.[0];
+};
+
+/** A failure that names the very image a release rolled out (its tasks cannot pull it, or fail running it) is that release's. */
+const namesReleasedImage = (change: Change, signal: Signal): boolean => {
+  const image = releasedImage(change);
+  return image !== undefined && worded.has(signal.kind) && signal.text.includes(image);
+};
+
+/** Whether the change can produce what the signal complains of: its kind of failure, or its own image named. */
+const explainsSignal = (change: Change, signal: Signal): boolean => changeExplains(change, failureKindsIn([signal])) || namesReleasedImage(change, signal);
+
+/** Whether the change can produce any of the failures in the evidence. */
+const explainsAny = (change: Change, evidenceKinds: ReadonlySet<string>, evidence: readonly Signal[]): boolean =>
+  changeExplains(change, evidenceKinds) || evidence.some((signal) => namesReleasedImage(change, signal));
 
 /** A change that could break something: any kind with a cause category, or a setting whose effects are known. */
 export const couldBreak = (change: Change): boolean => categoryOfChange(change) !== undefined || failureKindsOfChange(change).size > 0;
@@ -119,12 +140,12 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
   const explanations = [...new Set([...chain, ...usedOnPath, ...failing, ...unconnected])].flatMap((link): Candidate[] => {
     const dated = suspectChangeFor(changes, new Set([link]), rootOnset, shownAt);
     // A change of the link that came after the root's onset but before the first sign of the failure it can produce.
-    const matching = changes.filter((change) => change.service === link && change.at > rootOnset && changeExplains(change, evidenceKinds));
+    const matching = changes.filter((change) => change.service === link && change.at > rootOnset && explainsAny(change, evidenceKinds, evidence));
     const laterSign = matching.flatMap((change) => {
       const sign = firstSignOfEffect(change, evidence);
       return sign !== undefined && sign > rootOnset && change === suspectChangeFor(matching, new Set([link]), sign) ? [{ change, sign }] : [];
     })[0];
-    const change = dated && (!laterSign || changeExplains(dated, evidenceKinds)) ? dated : laterSign?.change;
+    const change = dated && (!laterSign || explainsAny(dated, evidenceKinds, evidence)) ? dated : laterSign?.change;
     if (!change) return [];
     const datedByItsFailure = change === laterSign?.change && change !== dated;
     const onset = datedByItsFailure ? laterSign!.sign : rootOnset;
@@ -134,8 +155,10 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     const onPath = chain.includes(link) || usedOnPath.includes(link);
     // A rule for ports that none of the failing connections use did not stop them.
     if (rulePortsMissed(change, evidence)) return [];
-    // Off the path, only what the change can break connects it: its kind alone is too weak a tie.
-    const effectMatches = changeExplains(change, evidenceKinds) || (onPath && category !== undefined && evidenceCategories.has(category));
+    // Off the path, only what the change can break connects it: its kind alone is too weak a tie, and so are failures that
+    // name a release's own image (a failed deployment elsewhere, rolled back, is not this trouble).
+    const effectMatches =
+      changeExplains(change, evidenceKinds) || (onPath && (evidence.some((signal) => namesReleasedImage(change, signal)) || (category !== undefined && evidenceCategories.has(category))));
     if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'change-effect-matches', datedByItsFailure }];
     if (datedByItsFailure || !onPath || category === undefined || rootStarved) return [];
     if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own-change' }];

@@ -198,7 +198,7 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
     case 'configuration':
       return `A configuration of ${root} is wrong.`;
     case 'missing image':
-      return `New tasks of ${root} cannot start: the container image its task definition names is no longer in the registry${/lifecycle|expir/i.test(changed) ? ' (expired by a lifecycle policy)' : ''}, so pulling it fails (image not found).`;
+      return `New tasks of ${root} cannot start: the container image its task definition names is ${/lifecycle|expir/i.test(changed) ? 'no longer in the registry (expired by a lifecycle policy)' : 'not in the registry'}, so pulling it fails (image not found).`;
     default:
       return '';
   }

@@ -4,7 +4,7 @@ import { failureKindsIn, failureKindsOfChange } from '../../lib/analyst/change-e
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { loweredBy } from '../../lib/analyst/lowered-setting.ts';
 import type { Signal } from '../../lib/analyst/signals.ts';
-import { at, boardFrom, series } from './board-builder.ts';
+import { at, boardFrom, series, type SyntheticEvidence } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
 const labels = (text: string) => causesIn(text).map((hit) => hit.label);
@@ -49,7 +49,8 @@ describe('what an error says about its cause', () => {
     expect(labels('CannotPullContainerError: dial tcp 52.94.1.1:443: i/o timeout')).not.toContain('missing image');
   });
 
-  it('tasks that cannot start for an image a lifecycle policy expired days before are a configuration cause, named in plain words', () => {
+  /** Tasks of the planner that cannot pull their image from minute 90; `changes` happened before. */
+  const imageNotPulled = (changes: SyntheticEvidence['changes']) => {
     const stopped = (minute: number) => ({
       service: 'planner',
       timestamp: at(START, minute),
@@ -61,15 +62,27 @@ describe('what an error says about its cause', () => {
         brief: 'CloudWatch alarm "planner-running-tasks-low" is in ALARM',
         services: [{ name: 'web', kind: 'ecs', dependsOn: ['planner'] }, { name: 'planner', kind: 'ecs' }],
         alarms: [{ name: 'planner-running-tasks-low', service: 'planner', state: 'ALARM', since: at(START, 95) }],
-        changes: [{ service: 'planner', timestamp: at(START, -2 * 24 * 60), kind: 'config', summary: 'ECR repository planner: lifecycle policy replaced (keep the last 15 images)' }],
+        changes,
         logs: [
           ...Array.from({ length: 15 }, (_, index) => ({ service: 'planner', timestamp: at(START, index * 6), level: 'INFO', message: `GET /plans/${index} 200` })),
           ...Array.from({ length: 8 }, (_, index) => stopped(90 + index * 3)),
         ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
       }),
     );
+    return draft;
+  };
+
+  it('tasks that cannot start for an image a lifecycle policy expired days before are a configuration cause, named in plain words', () => {
+    const draft = imageNotPulled([{ service: 'planner', timestamp: at(START, -2 * 24 * 60), kind: 'config', summary: 'ECR repository planner: lifecycle policy replaced (keep the last 15 images)' }]);
     expect(draft.rootCause).toMatchObject({ service: 'planner', category: 'config' });
     expect(draft.rootCause.summary).toMatch(/image .*no longer in the registry \(expired by a lifecycle policy\)/);
+  });
+
+  it('tasks of a release that cannot pull the image it names fail from that release, its image not in the registry', () => {
+    const draft = imageNotPulled([{ service: 'planner', timestamp: at(START, 88), kind: 'deploy', summary: 'planner build-90 rolling update', details: { image: '1234.dkr.ecr.eu-west-1.amazonaws.com/planner:build-90' } }]);
+    expect(draft.rootCause.service).toBe('planner');
+    expect(draft.rootCause.summary).toMatch(/image .* is not in the registry/);
+    expect(draft.remediation[0]).toMatchObject({ action: 'rollback', target: 'planner' });
   });
 
   it('a TLS certificate that fails is a certificate cause in the words of each stack; a certificate in the business sense is not', () => {
