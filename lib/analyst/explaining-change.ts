@@ -89,9 +89,11 @@ const namesReleasedImage = (change: Change, signal: Signal): boolean => {
 /** Whether the change can produce what the signal complains of: its kind of failure, or its own image named. */
 const explainsSignal = (change: Change, signal: Signal): boolean => changeExplains(change, failureKindsIn([signal])) || namesReleasedImage(change, signal);
 
+/** Whether any failure in the evidence names the image the release rolled out. */
+const imageNamedIn = (change: Change, evidence: readonly Signal[]): boolean => evidence.some((signal) => namesReleasedImage(change, signal));
+
 /** Whether the change can produce any of the failures in the evidence. */
-const explainsAny = (change: Change, evidenceKinds: ReadonlySet<string>, evidence: readonly Signal[]): boolean =>
-  changeExplains(change, evidenceKinds) || evidence.some((signal) => namesReleasedImage(change, signal));
+const explainsAny = (change: Change, evidenceKinds: ReadonlySet<string>, evidence: readonly Signal[]): boolean => changeExplains(change, evidenceKinds) || imageNamedIn(change, evidence);
 
 /** A change that could break something: any kind with a cause category, or a setting whose effects are known. */
 export const couldBreak = (change: Change): boolean => categoryOfChange(change) !== undefined || failureKindsOfChange(change).size > 0;
@@ -157,8 +159,7 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     if (rulePortsMissed(change, evidence)) return [];
     // Off the path, only what the change can break connects it: its kind alone is too weak a tie, and so are failures that
     // name a release's own image (a failed deployment elsewhere, rolled back, is not this trouble).
-    const effectMatches =
-      changeExplains(change, evidenceKinds) || (onPath && (evidence.some((signal) => namesReleasedImage(change, signal)) || (category !== undefined && evidenceCategories.has(category))));
+    const effectMatches = changeExplains(change, evidenceKinds) || (onPath && (imageNamedIn(change, evidence) || (category !== undefined && evidenceCategories.has(category))));
     if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'change-effect-matches', datedByItsFailure }];
     if (datedByItsFailure || !onPath || category === undefined || rootStarved) return [];
     if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own-change' }];

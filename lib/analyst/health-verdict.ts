@@ -1,5 +1,5 @@
 import { templateOf } from '../analysis/log-templates.ts';
-import { detectOnset } from '../analysis/onset.ts';
+import { detectOnset, type Onset } from '../analysis/onset.ts';
 import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import { announcedStretchOf, announcedWindowAround, announcedWindowOf } from './announced-window.ts';
@@ -494,6 +494,28 @@ const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, '
 const MOSTLY_BACK_SHARE = 0.25;
 const NEWEST_READINGS = 3;
 
+/** A metric signal's readings and the shift read on them. */
+interface Shift {
+  points: { t: number; v: number }[];
+  onset: Onset;
+}
+
+/** The shift a metric signal was read from, when its series is on the board. */
+const shiftOf = (board: EvidenceBoard, signal: Signal): Shift | undefined => {
+  if (signal.kind !== 'metric') return undefined;
+  const series = board.series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && seriesLabel(candidate) === signal.text);
+  const points = timedPoints(series?.points ?? []);
+  const onset = detectOnset(points);
+  return onset ? { points, onset } : undefined;
+};
+
+/** Whether `value` is back near where the shift started, as a share of how far it went since. */
+const backFrom = ({ points, onset }: Shift, value: number): boolean => {
+  const since = points.filter((point) => point.t >= onset.at).map((point) => point.v);
+  const peak = onset.direction === 'up' ? Math.max(...since) : Math.min(...since);
+  return Math.abs(value - onset.baseline) <= MOSTLY_BACK_SHARE * Math.abs(peak - onset.baseline);
+};
+
 /**
  * Whether a metric's shift has come most of the way back: its newest readings sit within a quarter of
  * its peak's distance from its baseline. At a service whose alarm is back to OK, such a measure agrees
@@ -501,15 +523,9 @@ const NEWEST_READINGS = 3;
  * detector still reads the excursion as ongoing.
  */
 const mostlyBack = (board: EvidenceBoard, signal: Signal): boolean => {
-  if (signal.kind !== 'metric') return false;
-  const series = board.series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && seriesLabel(candidate) === signal.text);
-  const points = timedPoints(series?.points ?? []);
-  const onset = detectOnset(points);
-  if (!onset || points.length < NEWEST_READINGS) return false;
-  const since = points.filter((point) => point.t >= onset.at).map((point) => point.v);
-  const peak = onset.direction === 'up' ? Math.max(...since) : Math.min(...since);
-  const newest = medianOf(points.slice(-NEWEST_READINGS).map((point) => point.v));
-  return Math.abs(newest - onset.baseline) <= MOSTLY_BACK_SHARE * Math.abs(peak - onset.baseline);
+  const shift = shiftOf(board, signal);
+  if (!shift || shift.points.length < NEWEST_READINGS) return false;
+  return backFrom(shift, medianOf(shift.points.slice(-NEWEST_READINGS).map((point) => point.v)));
 };
 
 /**
@@ -518,15 +534,11 @@ const mostlyBack = (board: EvidenceBoard, signal: Signal): boolean => {
  * few readings a sparse series has published since.
  */
 const backAsItsAlarmSaw = (board: EvidenceBoard, signal: Signal): boolean => {
-  if (signal.kind !== 'metric') return false;
+  const shift = shiftOf(board, signal);
   const seenEnding = board.alarms.some((alarm) => alarm.service === signal.service && alarm.state === 'OK' && alarm.since !== undefined && Date.parse(alarm.since) > signal.at);
-  const series = board.series.find((candidate) => candidate.service === signal.service && candidate.ref === signal.ref && seriesLabel(candidate) === signal.text);
-  const points = timedPoints(series?.points ?? []);
-  const onset = detectOnset(points);
-  if (!seenEnding || !onset) return false;
-  const since = points.filter((point) => point.t >= onset.at).map((point) => point.v);
-  const peak = onset.direction === 'up' ? Math.max(...since) : Math.min(...since);
-  return points.at(-1)!.t > onset.at && Math.abs(points.at(-1)!.v - onset.baseline) <= MOSTLY_BACK_SHARE * Math.abs(peak - onset.baseline);
+  if (!shift || !seenEnding) return false;
+  const newest = shift.points.at(-1)!;
+  return newest.t > shift.onset.at && backFrom(shift, newest.v);
 };
 
 /** A measure of what is left of a capacity: free storage, available memory. */
