@@ -72,7 +72,7 @@ const firstSignOfEffect = (change: Change, evidence: readonly Signal[]): number 
   return times.length > 0 ? Math.min(...times) : undefined;
 };
 
-/** The image a release rolled out, as its repository and tag (`quote-api:4.12.0`), from its details or a registry address in its summary. */
+/** The image a release rolled out, as its repository and tag (`billing-api:7.3.1`), from its details or a registry address in its summary. */
 const releasedImage = (change: Change): string | undefined => {
   if (change.kind !== 'deploy') return undefined;
   const image = change.details?.['image'];

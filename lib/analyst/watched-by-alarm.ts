@@ -8,7 +8,7 @@ import { measureClassesOf } from './metric-semantics.ts';
  * the one named for the measure (`prod-sessions-evictions` for `Evictions`) or for what it measures
  * (`orders-dlq-depth` for a queue's visible messages), and the rise had time
  * to be evaluated: an alarm that has not yet seen a rise proves nothing. An alarm named in full for
- * another of the service's measures (`orders-write-throttle-events` for `WriteThrottleEvents`)
+ * another of the service's measures (`carts-write-throttle-events` for `WriteThrottleEvents`)
  * watches that one: its calm says nothing of a measure of the same kind (`ThrottledRequests`).
  */
 
