@@ -19,6 +19,8 @@ describe('what must be explained before "no incident"', () => {
     expect(reportsSymptom("Yesterday's revenue is 18% higher than the payout report.")).toBe(true);
     expect(reportsSymptom('Why are the exports so slow?')).toBe(true);
     expect(reportsSymptom('Why was reporting-db CPU so high around 02:00 UTC last night?')).toBe(true);
+    expect(reportsSymptom('The dashboard says Monday was $1.40M. Tuesday is about $28k below the settlement report.')).toBe(true);
+    expect(reportsSymptom('They have always matched. Can you find out why the daily totals are off?')).toBe(true);
   });
 
   it('a question that only asks whether something is fine reports nothing', () => {
@@ -26,6 +28,7 @@ describe('what must be explained before "no incident"', () => {
     expect(reportsSymptom('We shipped 7.3.0 and p99 went from 410 ms to 470 ms. Is the release making search slower? Do we need to roll back?')).toBe(false);
     expect(reportsSymptom('Is anything broken on checkout right now?')).toBe(false);
     expect(reportsSymptom('Is CPU too high on the reporting database?')).toBe(false);
+    expect(reportsSymptom('Latency stayed below 200 ms all day. Can you check whether the nightly job ran?')).toBe(false);
   });
 
   it('the alarm that fired, an open page and a reported symptom are alerts; a sweep is not', () => {
