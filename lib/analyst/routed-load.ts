@@ -20,7 +20,7 @@ export interface RoutedLoad {
 }
 
 /** What moves traffic between targets, as Route 53, load balancers and their tools name it. */
-const routing = /ChangeResourceRecordSets|\bweight(ed|s)?\b|ModifyListener|ModifyRule|\balias\b|cut.?over|traffic.?shift|blue.?green/i;
+const routing = /ChangeResourceRecordSets|\bweight(ed|s)?\b|ModifyListener|ModifyRule|\balias\b(?!\/)|cut.?over|traffic.?shift|blue.?green/i;
 
 /** How many copies serve, as ECS and load balancers count them. */
 const capacityMeasure = /^(HealthyHostCount|RunningTaskCount|DesiredTaskCount|RunningCount|DesiredCount)$/i;

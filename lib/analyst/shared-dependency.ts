@@ -1,3 +1,4 @@
+import { madeByAwsService } from './change-text.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { CHANGE_WINDOW_MS, latestBreakingChangeBefore } from './explaining-change.ts';
 import { dependenciesOf } from './service-map.ts';
@@ -14,7 +15,7 @@ const takenUp = new Set(['deploy', 'config']);
  * faults at once are rarer than one fault that reached both. The dependency shows nothing of its
  * own (it has no trouble the chain would follow), the root fails of its own (it is no resource
  * blamed only for a change), and the dependency's change is a release or a setting they take up
- * (not a provider's maintenance), made before every one of them began to fail.
+ * (not a provider's maintenance, nor what an AWS service did on its own), made before every one of them began to fail.
  */
 export interface SharedDependencyChange {
   dependency: string;
@@ -66,7 +67,7 @@ export const sharedDependencyChanged = (
     if (alsoFailing.length === 0) continue;
     const firstOnset = Math.min(...[root, ...alsoFailing].map(onsetOf));
     if (!Number.isFinite(firstOnset)) continue;
-    const change = latestBreakingChangeBefore(board.changes, firstOnset, CHANGE_WINDOW_MS, (candidate) => candidate.service === dependency && takenUp.has(candidate.kind));
+    const change = latestBreakingChangeBefore(board.changes, firstOnset, CHANGE_WINDOW_MS, (candidate) => candidate.service === dependency && takenUp.has(candidate.kind) && !madeByAwsService(candidate));
     if (change) return { dependency, change, alsoFailing };
   }
   return undefined;

@@ -47,4 +47,9 @@ describe('traffic a routing change moved onto a service that was not scaled for 
   it('is not a change that moves no traffic, however the requests rose after it', () => {
     expect(cutover({ kind: 'network', summary: 'AuthorizeSecurityGroupIngress sg-0a1b: tcp 8080 from 10.0.0.0/16' }, surge).rootCause.category).not.toBe('config');
   });
+
+  it('is not a change that names a key by its alias: `alias/orders-pii` is a KMS key alias, not a DNS alias record', () => {
+    expect(cutover({ kind: 'config', summary: 'Automatic key rotation completed for alias/orders-pii (CloudTrail RotateKey)' }, surge).rootCause.summary).not.toContain('moved traffic');
+    expect(cutover({ kind: 'network', summary: 'Route 53 UPSERT api.example.com A alias to the green load balancer' }, surge).rootCause.summary).toContain('moved traffic');
+  });
 });

@@ -13,8 +13,9 @@ const layerTakenUp = ({
   publishedAt = 30,
   thumbnailerFails = true,
   layerChangeKind = 'deploy',
+  layerChangedBy,
   thumbnailerError = "ModuleNotFoundError: No module named 'orjson.orjson'",
-}: { publishedAt?: number; thumbnailerFails?: boolean; layerChangeKind?: string; thumbnailerError?: string } = {}) =>
+}: { publishedAt?: number; thumbnailerFails?: boolean; layerChangeKind?: string; layerChangedBy?: string; thumbnailerError?: string } = {}) =>
   diagnose(
     boardFrom({
       services: [
@@ -25,7 +26,7 @@ const layerTakenUp = ({
         { name: 'documents-bucket', kind: 's3' },
       ],
       changes: [
-        { service: 'shared-layer', timestamp: at(START, publishedAt), kind: layerChangeKind, summary: 'PublishLayerVersion: obs-python version 23 published' },
+        { service: 'shared-layer', timestamp: at(START, publishedAt), kind: layerChangeKind, summary: 'PublishLayerVersion: obs-python version 23 published', ...(layerChangedBy ? { actor: layerChangedBy } : {}) },
         { service: 'signer', timestamp: at(START, 40), kind: 'config', summary: 'UpdateFunctionConfiguration on signer (Layers)' },
         { service: 'thumbnailer', timestamp: at(START, 50), kind: 'config', summary: 'UpdateFunctionConfiguration on thumbnailer (Layers)' },
       ],
@@ -62,6 +63,11 @@ describe('services that fail independently after a dependency they share changed
   it('a provider\'s maintenance of what both use gives them nothing new to run with', () => {
     const diagnosis = layerTakenUp({ layerChangeKind: 'infrastructure' });
     expect(diagnosis.principles).not.toContain('shared-dependency-changed');
+  });
+
+  it('a change an AWS service made on its own schedule (its service principal the actor) is not one they take up', () => {
+    expect(layerTakenUp({ layerChangeKind: 'config', layerChangedBy: 'lambda.amazonaws.com' }).principles).not.toContain('shared-dependency-changed');
+    expect(layerTakenUp({ layerChangeKind: 'config', layerChangedBy: 'platform-team@example.com' }).principles).toContain('shared-dependency-changed');
   });
 
   it('functions failing each in its own way share no fault through the layer', () => {
