@@ -2,6 +2,7 @@ import { correlateChanges } from '../analysis/change-correlation.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { changeExplains, failureKindsIn, failureKindsOfChange } from './change-effects.ts';
 import type { Change, ServiceNode } from './evidence-board.ts';
+import { changeText, madeByAwsService, withdrawal } from './change-text.ts';
 import type { Principle } from './principles.ts';
 import { rulePortsMissed } from './rule-ports.ts';
 import { SAME_TIME_MS, type Signal } from './signals.ts';
@@ -103,6 +104,15 @@ export const latestBreakingChangeBefore = (changes: readonly Change[], at: numbe
   changes.filter((change) => relevant(change) && couldBreak(change) && change.at <= at && at - change.at <= reachMs).sort((a, b) => b.at - a.at)[0];
 
 /**
+ * Of changes made together at one service (newest first), the one that took something away: a rule
+ * revoked beside one authorized in its place (a port moved) is what stops the traffic. Otherwise the newest.
+ */
+export const withdrawingFirst = (newestFirst: readonly Change[]): Change | undefined => {
+  const latest = newestFirst[0];
+  return latest && (newestFirst.find((change) => change.service === latest.service && latest.at - change.at <= SAME_TIME_MS && withdrawal.test(changeText(change))) ?? latest);
+};
+
+/**
  * The change most likely to have started the trouble at `onset`, on one of `services`. A provider's
  * infrastructure notice is posted after its impact began, so it may come up to a while after the onset.
  */
@@ -113,8 +123,23 @@ export const suspectChangeFor = (changes: readonly Change[], services: ReadonlyS
     ...correlateChanges(asEvents(suspects), onset, { windowMs: CHANGE_WINDOW_MS }),
     ...correlateChanges(asEvents(suspects.filter((change) => change.kind === 'infrastructure')), onset, { windowMs: CHANGE_WINDOW_MS, toleranceMs: CLOSE_CHANGE_MS }),
   ].sort((a, b) => b.score - a.score)[0];
-  return best?.change;
+  if (!best) return undefined;
+  const before = suspects.filter((change) => change !== best.change && change.at <= best.change.at).sort((a, b) => b.at - a.at);
+  return withdrawingFirst([madeByPeopleBefore(best.change, before) ?? best.change, ...before]);
 };
+
+/** How soon after a change its service records the update finished (Lambda's LastUpdateStatus, a version published). */
+const UPDATE_SETTLES_MS = 5 * 60_000;
+
+/**
+ * The change a person or pipeline made at the same service shortly before one an AWS service
+ * recorded on its own (an update's status turning Successful): that record is the tail of the
+ * change, which is what to look at and undo.
+ */
+const madeByPeopleBefore = (recorded: Change, newestFirst: readonly Change[]): Change | undefined =>
+  madeByAwsService(recorded)
+    ? newestFirst.find((change) => change.service === recorded.service && recorded.at - change.at <= UPDATE_SETTLES_MS && !madeByAwsService(change))
+    : undefined;
 
 /**
  * The change that explains the trouble, and where it was made. The cause is where the change

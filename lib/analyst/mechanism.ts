@@ -10,7 +10,7 @@ import { quoteMessage } from '../text/quote.ts';
 import { computeKinds, dependenciesOf, kindOf, withSharedResourceUsers } from './service-map.ts';
 import { iso, neighboursOf, SAME_TIME_MS, type Signal } from './signals.ts';
 import { roseBy } from './readings.ts';
-import { changeText } from './change-text.ts';
+import { changeText, withdrawal } from './change-text.ts';
 import { networkAcl } from './rule-ports.ts';
 
 /**
@@ -119,6 +119,9 @@ export const heldConnectionsWords = (client: string, resource: string, resourceS
     ? `${client} holds connections to ${resource} that it does not release (a connection leak): the connections ${resource} holds keep climbing until its limit is reached, and then every client of ${resource} is refused new ones.`
     : undefined;
 
+/** The exceptions an AWS SDK raises when the service it called refused the call for its rate (not a status a server answered with). */
+const refusedCall = /ThrottlingException|TooManyRequestsException|RequestLimitExceeded|exceeded the rate at which/i;
+
 const rotation = /rotat|new (secret|password|key) version|PutSecretValue|UpdateSecret/i;
 const revocation = /revoke|remov|delet|deny|replac/i;
 
@@ -157,6 +160,11 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
     case 'throttling': {
       const lowered = change ? loweredBy(change.summary) : undefined;
       if (lowered) return `A lowered limit: ${root}'s limit went from ${lowered.from} to ${lowered.to}, so requests above it are throttled (refused with 429 or a throttling error).`;
+      // An SDK's throttling exception in the root's own log is a call it made being refused: the service it called set the rate.
+      const ownErrors = signals.filter((signal) => signal.kind === 'errors').map((signal) => signal.text).join(' ');
+      if (refusedCall.test(ownErrors) && !/concurren/i.test(ownErrors)) {
+        return `${root}'s calls are throttled: its call volume exceeds the request rate the service it calls allows (a request-rate quota), so calls are refused and retried.`;
+      }
       return /concurren/i.test(text)
         ? `${root} is throttled: requests exceed its concurrency limit.`
         : `${root} is throttled: requests exceed its provisioned capacity or rate limit.`;
@@ -178,9 +186,13 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
         : `Calls by ${root} are denied: a permission it needs is missing.`;
     case 'network':
       if (/ENOTFOUND|NXDOMAIN|resolve|DNS|unknown host|getaddrinfo/i.test(text)) return `A DNS name ${root} depends on no longer resolves.`;
+      // A function attached to a VPC leaves by its subnets' routes: to a public endpoint only through a NAT gateway.
+      if (/vpc.?config/i.test(changed) && /timed? ?out|timeout|ETIMEDOUT/i.test(text)) {
+        return `${root} was attached to a VPC: from its subnets it reaches the internet only through a NAT gateway on their route table, so without one its outbound connections to public endpoints time out.`;
+      }
       // A network ACL is stateless: the replies to connections its subnet opens come back to ephemeral ports, which its inbound
       // rules must pass too. An entry that says it denies or removes is worded as the revoked rule below.
-      if (networkAcl.test(changed) && !/\bdeny\b|revoke|remov|delet/i.test(changed)) {
+      if (networkAcl.test(changed) && !withdrawal.test(changed)) {
         return `A network ACL rule changed on ${root}'s subnet: network ACLs are stateless, so the replies to connections the subnet opens come back to ephemeral ports (1024-65535) and need an inbound rule of their own; without it those connections time out.`;
       }
       if (/security group|ingress|egress|NACL|network acl/i.test(`${text} ${changed}`)) {

@@ -3,6 +3,7 @@ import type { RemediationAction, RootCauseCategory } from '../domain/vocabulary.
 import { severityOf } from '../analysis/log-templates.ts';
 import { actionPatterns, causesIn } from './cause-signals.ts';
 import type { Change, EvidenceBoard, Runbook } from './evidence-board.ts';
+import { changeText, withdrawal } from './change-text.ts';
 import type { IncidentCause } from './infer-cause.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import { scheduledActionBehind } from './scheduled-action.ts';
@@ -268,6 +269,11 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
       if (mechanism === 'credentials' && !change) return plan('remedy-restart-for-credentials', [step('restart', root, `Restart ${root} so it reads the current secret.`)]);
       return plan('remedy-undo-change', [step('revert-config', root, `Revert the permission change on ${root}${undo}.`)]);
     case 'certificate':
+      // A change that took a certificate or a trusted authority away just before is put back; a certificate that lapsed,
+      // or was replaced by the wrong one, is renewed or replaced.
+      if (change?.service === root && change.kind !== 'deploy' && withdrawal.test(changeText(change))) {
+        return plan('remedy-undo-change', [step('revert-config', root, `Revert the ${change.kind} change on ${root}${undo}, restoring what it removed.`)]);
+      }
       return plan('remedy-renew-certificate', [
         thirdParty
           ? step('escalate', root, `Ask the provider of ${root} to renew or replace the expired certificate it presents.`)

@@ -2,6 +2,7 @@ import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { SAME_TIME_MS, type Signal } from './signals.ts';
+import { withdrawingFirst } from './explaining-change.ts';
 
 /**
  * A load balancer whose targets fail its health checks (its unhealthy hosts up, or its healthy hosts
@@ -55,11 +56,18 @@ const hostsFailingAt = (current: readonly Signal[], service: string): Signal | u
 const UNNAMED_BALANCER = 'its load balancer';
 
 /**
+ * Changes of a target that decide whether it answers the check: its release, its settings, and the
+ * network rules that let the balancer's checks reach it (a security group's ingress on its port).
+ */
+const checkedByChange = new Set(['deploy', 'config', 'network']);
+
+/**
  * A service on the chain whose own events report its tasks failing the load balancer's checks, the
  * balancer not in the map but its host counts read at the service, failed them from its latest
- * release or setting: tasks that served before it and stop answering the check from it answer
- * something else than the check asks for. Without such a change the failed checks are how some other
- * fault (a process out of memory, a dependency down) shows, and say nothing of their own.
+ * release, setting or network rule: tasks that served before it and stop answering the check from it
+ * answer something else than the check asks for, or are no longer reached by it. Without such a
+ * change the failed checks are how some other fault (a process out of memory, a dependency down)
+ * shows, and say nothing of their own.
  */
 const checkedTargetOf = (board: EvidenceBoard, chain: readonly string[], current: readonly Signal[], changeWindowMs: number): UnhealthyTargets | undefined => {
   for (const target of chain) {
@@ -68,9 +76,10 @@ const checkedTargetOf = (board: EvidenceBoard, chain: readonly string[], current
     const shown = hostsFailingAt(current, target) ?? current.filter((signal) => signal.service === target && healthCheckFailure.test(signal.text)).sort((a, b) => a.at - b.at)[0];
     if (!shown || !failedCheck) continue;
     const firstFailed = Math.min(shown.at, failedCheck.at);
-    const change = board.changes
-      .filter((candidate) => candidate.service === target && (candidate.kind === 'deploy' || candidate.kind === 'config') && candidate.at <= firstFailed && firstFailed - candidate.at <= changeWindowMs)
-      .sort((a, b) => b.at - a.at)[0];
+    const changed = board.changes
+      .filter((candidate) => candidate.service === target && checkedByChange.has(candidate.kind) && candidate.at <= firstFailed && firstFailed - candidate.at <= changeWindowMs)
+      .sort((a, b) => b.at - a.at);
+    const change = withdrawingFirst(changed);
     if (!change) continue;
     const checkPath = checkPathOf(change);
     // A reading of the host counts is shown with the target's own words for it; its own words shown once are enough.
@@ -95,7 +104,7 @@ export const unhealthyTargetsOf = (board: EvidenceBoard, chain: readonly string[
     .sort((a, b) => b.at - a.at)[0];
   const target = changed[0]?.service ?? (targets.length === 1 ? targets[0] : undefined);
   if (!target) return undefined;
-  const change = movedAtBalancer ?? changed.find((candidate) => candidate.service === target && (candidate.kind === 'deploy' || candidate.kind === 'config')) ?? changed[0];
+  const change = movedAtBalancer ?? changed.find((candidate) => candidate.service === target && checkedByChange.has(candidate.kind)) ?? changed[0];
   const checkPath = change && checkPathOf(change);
   const failedCheck = board.logs.find((line) => line.service === target && line.at >= shown.at - changeWindowMs && healthCheckFailure.test(line.message));
   return { balancer, target, at: shown.at, shown, ...(change ? { change } : {}), ...(checkPath ? { checkPath } : {}), ...(failedCheck ? { failedCheck: failedCheck.message } : {}) };

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { categoryOfChange, causesIn } from '../../lib/analyst/cause-signals.ts';
 import { failureKindsIn, failureKindsOfChange } from '../../lib/analyst/change-effects.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { suspectChangeFor } from '../../lib/analyst/explaining-change.ts';
 import { loweredBy } from '../../lib/analyst/lowered-setting.ts';
 import type { Signal } from '../../lib/analyst/signals.ts';
-import { at, boardFrom, series, type SyntheticEvidence } from './board-builder.ts';
+import { at, boardFrom, series, step, type SyntheticEvidence } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
 const labels = (text: string) => causesIn(text).map((hit) => hit.label);
@@ -187,6 +188,40 @@ describe('the summary names the mechanism in plain words', () => {
     );
     expect(diagnosis.draft.rootCause.category).toBe('config');
     expect(diagnosis.draft.rootCause.summary).toMatch(/A lowered limit: edge-api's limit went from 1000 to 100/);
+  });
+
+  it("an SDK's throttling exception in a service's own log is its calls refused for their rate, whatever concurrency it runs at; a 429 it answers is its own limit", () => {
+    const summaryOf = (message: string) =>
+      diagnose(
+        boardFrom({
+          services: [{ name: 'enricher', kind: 'lambda' }],
+          metrics: [{ service: 'enricher', name: 'ConcurrentExecutions', points: series(START, 120, step(60, 20, 150)) }],
+          logs: failing('enricher', message),
+        }),
+      ).draft.rootCause.summary;
+    expect(summaryOf('field decrypt failed: ThrottlingException: You have exceeded the rate at which you may call KMS.')).toMatch(/enricher's calls are throttled: its call volume exceeds the request rate/);
+    expect(summaryOf('{"status":429,"errorMessage":"Too Many Requests"}')).not.toMatch(/calls are throttled/);
+  });
+
+  it('a function attached to a VPC whose outbound calls then time out lacks a NAT route; the status Lambda records as the update settles is not the change', () => {
+    const attached = (extra: { service: string; timestamp: string; kind: string; summary: string; actor?: string }[] = []) =>
+      diagnose(
+        boardFrom({
+          services: [{ name: 'labels-fn', kind: 'lambda', dependsOn: ['carrier-api'] }, { name: 'carrier-api', kind: 'external' }],
+          changes: [{ service: 'labels-fn', timestamp: at(START, 58), kind: 'network', summary: 'UpdateFunctionConfiguration on labels-fn: VpcConfig set (2 subnets, 1 security group)', actor: 'terraform-deployer' }, ...extra],
+          logs: failing('labels-fn', 'carrier request failed, retrying: ConnectTimeoutError: Connect Timeout Error (attempted address: api.carrier.example:443, timeout: 8000ms)'),
+        }),
+      );
+    expect(attached().draft.rootCause.summary).toMatch(/labels-fn was attached to a VPC: .* only through a NAT gateway/);
+    const settled = { service: 'labels-fn', timestamp: at(START, 60), kind: 'config', summary: 'labels-fn: LastUpdateStatus InProgress -> Successful; version 28 published' };
+    const suspect = (actor: string) =>
+      suspectChangeFor(
+        [{ service: 'labels-fn', ref: 'E1', at: Date.parse(at(START, 58)), timestamp: at(START, 58), kind: 'network', summary: 'UpdateFunctionConfiguration on labels-fn: VpcConfig set', actor: 'terraform-deployer' }, { ...settled, ref: 'E2', at: Date.parse(settled.timestamp), actor }],
+        new Set(['labels-fn']),
+        Date.parse(at(START, 62)),
+      )?.summary;
+    expect(suspect('lambda.amazonaws.com')).toContain('VpcConfig set');
+    expect(suspect('release-pipeline')).toContain('LastUpdateStatus');
   });
 
   it('a refused password after a rotation is a rotated secret; without one the summary does not claim it', () => {

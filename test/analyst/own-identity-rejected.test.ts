@@ -14,11 +14,12 @@ describe('a rejection of the caller\'s own identity is not a failure of the call
   ];
 
   /** payer's calls to bank fail with `message` after an hour of quiet runs, and its alarm fires. */
-  const payerCallsFailWith = (message: string) =>
+  const payerCallsFailWith = (message: string, changes: { service: string; timestamp: string; kind: string; summary: string }[] = []) =>
     diagnose(
       boardFrom({
         brief: 'PagerDuty event: payer runs failing',
         services,
+        changes,
         alarms: [{ name: 'payer-errors', service: 'payer', state: 'ALARM', since: at(START, 70) }],
         logs: [
           ...quiet('payer'),
@@ -34,6 +35,15 @@ describe('a rejection of the caller\'s own identity is not a failure of the call
     expect(diagnosis.draft.rootCause.service).toBe('payer');
     expect(diagnosis.draft.rootCause.category).toBe('certificate');
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'renew-certificate', target: 'payer' });
+  });
+
+  it('a change that took away the authority the peer trusts is put back; a certificate replaced by the wrong one is replaced again', () => {
+    const changed = (summary: string) =>
+      payerCallsFailWith('POST https://bank.example/v1/transfers failed: sslv3 alert bad certificate (SSL alert number 42)', [{ service: 'payer', timestamp: at(START, 58), kind: 'certificate', summary }]);
+    const removed = changed('Client certificate bundle regenerated: removed the intermediate CA the bank trusts');
+    expect(removed.draft.rootCause).toMatchObject({ service: 'payer', category: 'certificate' });
+    expect(removed.draft.remediation[0]).toMatchObject({ action: 'revert-config', target: 'payer' });
+    expect(changed('Client certificate for bank.example re-imported (ACM ImportCertificate)').draft.remediation[0]).toMatchObject({ action: 'renew-certificate', target: 'payer' });
   });
 
   it('an expired certificate the peer presents is the peer\'s', () => {

@@ -76,7 +76,7 @@ describe('a load balancer whose targets fail its health checks', () => {
 
   describe('when the map names no balancer and the service reports its own tasks failing the checks', () => {
     /** A caller of an ECS service; from minute 63 the service's tasks fail its load balancer's checks, its 5xx up, after its own release (when `released`). */
-    const selfChecked = ({ released = true, reported = true }: { released?: boolean; reported?: boolean } = {}) =>
+    const selfChecked = ({ released = true, reported = true, rules = [] }: { released?: boolean; reported?: boolean; rules?: { timestamp: string; kind: string; summary: string }[] } = {}) =>
       boardFrom({
         brief: 'CloudWatch alarm "booking-5xx" is in ALARM',
         services: [
@@ -85,7 +85,10 @@ describe('a load balancer whose targets fail its health checks', () => {
           { name: 'slots-db', kind: 'rds' },
         ],
         alarms: [{ name: 'booking-5xx', service: 'booking', state: 'ALARM', since: at(START, 66) }],
-        changes: released ? [{ service: 'slots', timestamp: at(START, 61), kind: 'deploy', summary: 'slots v4.7.0 rolling update started (task definition slots:88 -> slots:89)' }] : [],
+        changes: [
+          ...(released ? [{ service: 'slots', timestamp: at(START, 41), kind: 'deploy', summary: 'slots v4.7.0 rolling update started (task definition slots:88 -> slots:89)' }] : []),
+          ...rules.map((rule) => ({ service: 'slots', ...rule })),
+        ],
         metrics: [
           { service: 'slots', name: 'UnHealthyHostCount', points: series(START, 100, step(63, 0, 4)) },
           { service: 'slots', name: 'HTTPCode_Target_5XX_Count', points: series(START, 100, step(64, 0, 40)) },
@@ -111,6 +114,18 @@ describe('a load balancer whose targets fail its health checks', () => {
       expect(draft.rootCause.summary).toContain("slots's tasks fail its load balancer's health checks");
       expect(draft.rootCause.summary).toContain('Health checks failed with these codes: [404]');
       expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toContain('rollback slots');
+    });
+
+    it('failed them from a network rule changed after its release: the rule that took access away, not the one added beside it, nor the release', () => {
+      const moved = [
+        { timestamp: at(START, 62), kind: 'network', summary: 'CloudTrail: RevokeSecurityGroupIngress on sg-0c4e (slots-tasks) tcp 8080 from the balancer' },
+        { timestamp: at(START, 62.05), kind: 'network', summary: 'CloudTrail: AuthorizeSecurityGroupIngress on sg-0c4e (slots-tasks) tcp 8443 from the balancer' },
+      ];
+      const { draft, suspectChange } = diagnose(selfChecked({ rules: moved }));
+      expect(draft.rootCause).toMatchObject({ service: 'slots', category: 'network' });
+      expect(suspectChange?.summary).toContain('RevokeSecurityGroupIngress');
+      expect(draft.rootCause.summary).toContain('since its network change ("CloudTrail: RevokeSecurityGroupIngress');
+      expect(diagnose(selfChecked({ rules: [moved[1]!] })).suspectChange?.summary).toContain('AuthorizeSecurityGroupIngress');
     });
 
     it('says nothing of its own without a release or setting of the service before it, nor without the service reporting the failed checks', () => {
