@@ -609,7 +609,13 @@ const incidentFrom = (
     return { ...found, words: `${root} sends ${loaded} more than its capacity or rate limit takes, so ${loaded} throttles the requests of ${root} and of its other clients.${rose}` };
   };
   // The resource that named the client says how its work loads it (its queries scan): the client's own refusals are the symptom.
-  const loadedAs = namedBy && root !== writer?.service ? mechanismOf(root, accountOf(board, namedBy), suspectChange, changeCategory) : undefined;
+  // A volume the client fills is the resource's own: its storage is named, not the client's.
+  const accountMechanism = (resource: string): Mechanism | undefined => {
+    const account = accountOf(board, resource);
+    const asClient = mechanismOf(root, account, suspectChange, changeCategory);
+    return asClient?.label === 'disk' ? mechanismOf(resource, account, suspectChange, changeCategory) : asClient;
+  };
+  const loadedAs = namedBy && root !== writer?.service ? accountMechanism(namedBy) : undefined;
   const placedAtRoot = (label: string, words: string, principle: Principle): Mechanism => ({ label, category: category.category, words, principle });
   // A service swamped by its load that could scale no further is held at its maximum (a cut of its capacity is a config cause).
   const swamped = (category.category === 'traffic' || category.category === 'resource-exhaustion') && !overload;

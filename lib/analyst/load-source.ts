@@ -210,7 +210,7 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
   if (hotKeyWriter) return hotKeyWriter;
   const holder = lockHolderNamedBy(board, resource, clients) ?? slotHolderOf(board, resource, clients);
   if (holder) return holder;
-  const user = slowQueryUserNamedBy(board, resource, clients);
+  const user = slowQueryUserNamedBy(board, resource, clients) ?? tempFileWriterNamedBy(board, resource, clients);
   if (user) return user;
   const heaviest = new Set(board.logs.filter((line) => line.service === resource).flatMap((line) => firstStatement(line.message) ?? []));
   if (heaviest.size === 0) return undefined;
@@ -220,8 +220,8 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
 
 /** A database's account of a lock wait names the session holding the lock (PostgreSQL's log_lock_waits). */
 const lockHolder = /Process holding the lock: (\d+)/g;
-/** A database log line's session prefix: `user@database:[pid]`. */
-const sessionOf = /\b([A-Za-z][\w.-]*)@[\w.-]+:\[(\d+)\]/;
+/** A database log line's session prefix: `user@database:[pid]`, its user perhaps masked (`<USER_1>@database:[pid]`). */
+const sessionOf = /(<[A-Z]+_\d+>|\b[A-Za-z][\w.-]*)@[\w.-]+:\[(\d+)\]/;
 
 const wordsOf = (name: string): string[] => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 
@@ -318,7 +318,7 @@ const slowQueryUserNamedBy = (board: EvidenceBoard, resource: string, clients: r
 };
 
 /** The sessions (process ids) a database's lock waits name as holding the locks they wait for. */
-export const lockHoldersAt = (board: EvidenceBoard, resource: string): Set<string> =>
+const lockHoldersAt = (board: EvidenceBoard, resource: string): Set<string> =>
   new Set(board.logs.filter((line) => line.service === resource).flatMap((line) => [...line.message.matchAll(lockHolder)].map((match) => match[1]!)));
 
 /** The application a PostgreSQL session says it is (`application_name=pg-maintenance` as it connects). */
@@ -327,24 +327,51 @@ const applicationName = /application_name=([A-Za-z][\w.-]*)/;
 const ownBackendPid = /\bbackend_?pid[=: ]+(\d+)/i;
 
 /**
- * The client holding the locks others wait for, as the database tells it: the sessions its lock
- * waits name as the holder, and who those sessions are: the database user they log in as, which
- * names one client (every word of the user is a word of the client's name: `seat_recount` is
- * `seat-recount-cron`), the application name they connect with, or the client whose own logs say it
- * runs on that session.
+ * The one client that runs the given database sessions, as the database tells it: the user they log
+ * in as names it (every word of the user that says who it is is a word of the client's name:
+ * `seat_recount` is `seat-recount-cron`), or the application name they connect with, or the client's
+ * own logs say it runs on one of those sessions.
  */
+const clientOfSessions = (board: EvidenceBoard, resource: string, pids: ReadonlySet<string>, clients: readonly string[]): string | undefined => {
+  const sessions = board.logs.filter((line) => line.service === resource && pids.has(sessionOf.exec(line.message)?.[2] ?? ''));
+  const users = new Set(sessions.map((line) => sessionOf.exec(line.message)![1]!));
+  const applications = new Set(sessions.flatMap((line) => applicationName.exec(line.message)?.[1] ?? []));
+  const runsOnSession = (client: string) => board.logs.some((line) => line.service === client && pids.has(ownBackendPid.exec(line.message)?.[1] ?? ''));
+  const named = clients.filter((client) => [...users].some((user) => userNamesClient(user, client)) || applications.has(client) || runsOnSession(client));
+  return named.length === 1 ? named[0] : undefined;
+};
+
+/** The client holding the locks others wait for: the sessions the database's lock waits name as the holder, and who runs them. */
 const lockHolderNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number; holds: Held } | undefined => {
   const holders = lockHoldersAt(board, resource);
   if (holders.size === 0) return undefined;
-  const lines = board.logs.filter((line) => line.service === resource);
-  const firstWait = lines.find((line) => line.message.match(lockHolder));
-  const sessions = lines.filter((line) => holders.has(sessionOf.exec(line.message)?.[2] ?? ''));
-  const users = new Set(sessions.map((line) => sessionOf.exec(line.message)![1]!));
-  const applications = new Set(sessions.flatMap((line) => applicationName.exec(line.message)?.[1] ?? []));
-  const runsOnHolder = (client: string) => board.logs.some((line) => line.service === client && holders.has(ownBackendPid.exec(line.message)?.[1] ?? ''));
-  const named = clients.filter((client) => [...users].some((user) => userNamesClient(user, client)) || applications.has(client) || runsOnHolder(client));
-  return named.length === 1 ? { service: named[0]!, holds: 'locks', ...(firstWait ? { since: firstWait.at } : {}) } : undefined;
+  const firstWait = board.logs.find((line) => line.service === resource && line.message.match(lockHolder));
+  const holder = clientOfSessions(board, resource, holders, clients);
+  return holder ? { service: holder, holds: 'locks', ...(firstWait ? { since: firstWait.at } : {}) } : undefined;
 };
+
+/** PostgreSQL's account of a temporary file a session's sort, hash or join spilled to disk (log_temp_files). */
+const tempFileLogged = /temporary file: path/i;
+
+/**
+ * The client whose queries spill temporary files onto the database's storage: the sessions the
+ * database's log records writing them, and who runs them. A query's temporary files take the
+ * storage it needs for its sorts and joins, from the database's own volume.
+ */
+const tempFileWriterNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since: number } | undefined => {
+  const writers = tempFileSessionsAt(board, resource);
+  if (writers.size === 0) return undefined;
+  const writer = clientOfSessions(board, resource, writers, clients);
+  const since = board.logs.find((line) => line.service === resource && tempFileLogged.test(line.message))!.at;
+  return writer ? { service: writer, since } : undefined;
+};
+
+/** The sessions (process ids) a database's log records writing temporary files. */
+const tempFileSessionsAt = (board: EvidenceBoard, resource: string): Set<string> =>
+  new Set(board.logs.filter((line) => line.service === resource && tempFileLogged.test(line.message)).flatMap((line) => sessionOf.exec(line.message)?.[2] ?? []));
+
+/** Sessions a database's log names as taking what others need (locks they hold, temporary files they write): whose they are tells who. */
+export const sessionsToIdentifyAt = (board: EvidenceBoard, resource: string): Set<string> => new Set([...lockHoldersAt(board, resource), ...tempFileSessionsAt(board, resource)]);
 
 /** A database's measures of the write-ahead log it keeps for its replication slots. */
 const retainedLogMeasure = /replication.?slot|TransactionLogsDiskUsage|transaction.?logs?.?(disk|usage)|\bwal\b.*(retained|disk|size)/i;
@@ -445,11 +472,13 @@ export const concurrencyRose = (board: EvidenceBoard, root: string, rootSignals:
 export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: readonly Signal[]): { tenants: string[]; coTenants: boolean } => {
   const kind = kindOf(board, root) ?? '';
   // A fault of the resource's own (a failing volume, an impaired zone, a refused certificate) is not its clients' doing,
-  // except what a client takes: temporary space filled by the queries its slow query log names, log kept for its replication
+  // except what a client takes: temporary space filled by the queries its slow query log names or the temporary files its
+  // log records one client's sessions writing, log kept for its replication
   // slot, or the locks its lock waits name one client's session as holding (whatever the holder's work also does to it).
   if (namesOwnFault(board, rootSignals, root)) {
     const clients = callersOf(board, root);
-    const takenByClient = tempSpaceFilledBy(board, root) || slotHolderOf(board, root, clients) !== undefined || lockHolderNamedBy(board, root, clients) !== undefined;
+    const takenByClient =
+      tempSpaceFilledBy(board, root) || tempFileWriterNamedBy(board, root, clients) !== undefined || slotHolderOf(board, root, clients) !== undefined || lockHolderNamedBy(board, root, clients) !== undefined;
     return { tenants: takenByClient ? callersOf(board, root) : [], coTenants: false };
   }
   // An account-wide request quota (KMS, Parameter Store) is held by the clients of every resource of its service, not only this one's.

@@ -11,7 +11,7 @@ import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbo
 import { MAX_SINCE_MINUTES } from '../tools/contracts/shared-inputs.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 import { repeatedFailedItems, upstreamWriters } from './bad-data-source.ts';
-import { isRefusedCapacity, isSharedCapacity, lockHoldersAt, sharedCapacityOf } from './load-source.ts';
+import { isRefusedCapacity, isSharedCapacity, sessionsToIdentifyAt, sharedCapacityOf } from './load-source.ts';
 import { couldBreak } from './explaining-change.ts';
 import { labelsAt } from './mechanism.ts';
 import { callersOf, dataSourcesOf, dependenciesOf } from './service-map.ts';
@@ -141,19 +141,20 @@ const omittedMetricsCalls = (board: EvidenceBoard, suspects: readonly string[], 
     return missing.map((name) => ({ name: getMetricsContract.name, arguments: { service, name, sinceMinutes: lookback } }));
   });
 
-/** Sessions named as lock holders looked up one by one, at most: a few are enough to say whose they are. */
-const MOST_HOLDERS_LOOKED_UP = 3;
+/** Sessions named as lock holders or temporary-file writers looked up one by one, at most: a few are enough to say whose they are. */
+const MOST_SESSIONS_LOOKED_UP = 3;
 /** Enough of the code upstream of an unexplained symptom to find where its data went wrong, without reading the whole system. */
 const MOST_DATA_SOURCES_READ = 4;
 
 /**
- * A database a suspect is or uses whose lock waits name the session holding the locks: every line
- * that mentions that session, at any level and from any service, says whose it is (the database
- * logs the session's user and application as it connects; a client may log the session it runs on).
+ * A database a suspect is or uses whose log names the session taking what others need (holding the
+ * locks they wait for, writing temporary files onto its storage): every line that mentions that
+ * session, at any level and from any service, says whose it is (the database logs the session's
+ * user and application as it connects; a client may log the session it runs on).
  */
-const lockHolderCalls = (board: EvidenceBoard, suspects: readonly string[], lookback: number): PlannedCall[] =>
+const sessionOwnerCalls = (board: EvidenceBoard, suspects: readonly string[], lookback: number): PlannedCall[] =>
   [...new Set(suspects.flatMap((service) => [service, ...dependenciesOf(board, service)]))].flatMap((service) =>
-    [...lockHoldersAt(board, service)].slice(0, MOST_HOLDERS_LOOKED_UP).map((pid) => ({ name: queryLogsContract.name, arguments: { contains: pid, minLevel: 'DEBUG', sinceMinutes: lookback, limit: 50 } })),
+    [...sessionsToIdentifyAt(board, service)].slice(0, MOST_SESSIONS_LOOKED_UP).map((pid) => ({ name: queryLogsContract.name, arguments: { contains: pid, minLevel: 'DEBUG', sinceMinutes: lookback, limit: 50 } })),
   );
 
 const MAX_RUNBOOK_QUERY = 400;
@@ -238,7 +239,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
       .filter((service) => knownServices.size === 0 || knownServices.has(service))
       .filter(() => !board.unavailable.has(queryLogsContract.name))
       .map((service) => ({ name: queryLogsContract.name, arguments: around(service) }))
-      .concat(board.unavailable.has(queryLogsContract.name) ? [] : [...wholeStretchCalls(sources, lookback), ...lockHolderCalls(board, suspects, lookback), ...itemCalls]),
+      .concat(board.unavailable.has(queryLogsContract.name) ? [] : [...wholeStretchCalls(sources, lookback), ...sessionOwnerCalls(board, suspects, lookback), ...itemCalls]),
   );
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
   // A backend whose runs outgrew its gateway's wait may have grown for days: its own measures are read over the week.
