@@ -51,6 +51,13 @@ const settingEffects: readonly { label: string; pattern: RegExp }[] = [
   { label: 'missing image', pattern: /BatchDeleteImage|\becr\b.{0,80}lifecycle|lifecycle.{0,80}(\becr\b|repositor|image)|images? .{0,40}(expired|deleted|untagged|purged)|(expire|delete|untag|purge)[sd]? .{0,40}images?\b/i },
 ];
 
+/**
+ * The words of a change, of whatever kind, that set something whose effect is `label` (a release
+ * whose task definition also turned its log level to DEBUG writes more to disk), without the quoting.
+ */
+export const settingWithEffect = (change: Change, label: string): string | undefined =>
+  settingEffects.find((effect) => effect.label === label)?.pattern.exec(changeText(change))?.[0].replace(/["{}:,]+/g, ' ').replace(/\s+/g, ' ').trim();
+
 /** Kinds of change that set something up; a deploy can break anything, so it names no kind. */
 const configuringKinds = new Set(['config', 'feature-flag', 'iam', 'network', 'certificate', 'scaling', 'other']);
 

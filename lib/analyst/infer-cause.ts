@@ -167,6 +167,9 @@ const accountOf = (board: EvidenceBoard, resource: string): Signal[] =>
       text: line.message,
     }));
 
+/** What a service's own process or host runs out of: when its tasks fail their health checks, this is why. */
+const ownWants = new Set(['disk', 'memory', 'threads']);
+
 /** ERROR-or-worse lines at a service that the template miner set aside (too few, or there from the start). */
 const rawErrorSignals = (board: EvidenceBoard, services: ReadonlySet<string>): Signal[] =>
   board.logs
@@ -621,6 +624,9 @@ const incidentFrom = (
   const swamped = (category.category === 'traffic' || category.category === 'resource-exhaustion') && !overload;
   const ceiling = swamped ? scalingCeilingAt(board, root, rootOnset) : undefined;
   const changedRecord = suspectChange?.service === root ? changedRecordOf(suspectChange, current) : undefined;
+  // Tasks that fail their checks for a want of their own their errors name (a full disk, memory, threads): that want is said too.
+  const ownWant = unhealthy && root === unhealthy.target ? mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)) : undefined;
+  const whyChecksFail = ownWant && ownWants.has(ownWant.label) ? ` Why, in its own errors: ${ownWant.words}` : '';
   // What the wider evidence found at the root names the mechanism, the first found first; failing all of them, the root's own evidence does.
   const found: Mechanism | undefined =
     (shifted && placedAtRoot('shifted value', shiftedValueWords(shifted), 'value-shifted-at-writer')) ||
@@ -642,7 +648,7 @@ const incidentFrom = (
     (oversized && root === oversized.source && placedAtRoot('payload size', oversizedPayloadWords(oversized), 'payload-outgrew-limit')) ||
     (resizedHosts && root === resizedHosts.hosts && placedAtRoot('placement', resizedHostsWords(resizedHosts), 'hosts-resized')) ||
     (rotationAtRoot && placedAtRoot('credentials', failedRotationWords(rotationAtRoot), 'rotation-failed')) ||
-    (unhealthy && (root === unhealthy.target || (root === unhealthy.balancer && unhealthy.change?.service === root)) && placedAtRoot('failed health checks', unhealthyTargetsWords(unhealthy), 'targets-fail-health-checks')) ||
+    (unhealthy && (root === unhealthy.target || (root === unhealthy.balancer && unhealthy.change?.service === root)) && placedAtRoot('failed health checks', `${unhealthyTargetsWords(unhealthy)}${whyChecksFail}`, 'targets-fail-health-checks')) ||
     (repointed && placedAtRoot('wrong endpoint', repointedEndpointWords(repointed), 'mechanism-wrong-endpoint')) ||
     (changedRecord && placedAtRoot('DNS record', changedRecordWords(changedRecord), 'record-points-elsewhere')) ||
     (heldOn && placedAtRoot(heldOn.held, heldMechanisms[heldOn.held].words(board, root, heldOn.resource), heldMechanisms[heldOn.held].principle)) ||

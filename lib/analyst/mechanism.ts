@@ -1,5 +1,6 @@
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { causesIn } from './cause-signals.ts';
+import { settingWithEffect } from './change-effects.ts';
 import { capacityCutAt, capacityLoweredBy, loweredBy, timeoutSettingOf } from './lowered-setting.ts';
 import { scheduledActionBehind } from './scheduled-action.ts';
 import { severityOf } from '../analysis/log-templates.ts';
@@ -59,6 +60,12 @@ const risingMeasures = (signals: readonly Signal[]): Signal[] => signals.filter(
 
 const rises = (signals: readonly Signal[], pattern: RegExp): boolean => risingMeasures(signals).some((signal) => pattern.test(signal.text));
 
+/** A measure of what is stored (a log's disk usage, a slot's retained size, bytes kept): requests, errors and CPU fill no volume. */
+const storedMeasure = /usage|size|bytes|disk|storage|binlog|\bwal\b|slot|temp|\blogs?\b/i;
+
+/** A measure of how full the volume is: it rises as the volume fills, so it says nothing of what fills it. */
+const fullness = /utili[sz]ation|percent/i;
+
 /** A measure of room left: it falls as a volume fills, so it says nothing of what fills it. */
 const roomLeft = /free|available|remaining|left/i;
 
@@ -68,7 +75,7 @@ const roomLeft = /free|available|remaining|left/i;
  */
 const fillingWith = (signals: readonly Signal[], series: readonly Series[]): string[] => [
   ...new Set(
-    [...risingMeasures(signals).map((signal) => signal.text.split(' ')[0]!), ...growingAsFreeFalls(series)]
+    [...risingMeasures(signals).map((signal) => signal.text.split(' ')[0]!).filter((name) => storedMeasure.test(name) && !fullness.test(name)), ...growingAsFreeFalls(series)]
       .filter((name) => !roomLeft.test(name))
       .map((name) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.]+/g, ' ').toLowerCase()),
   ),
@@ -140,7 +147,10 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
         : `The connection limit at ${root} is reached, so new connections are refused.`;
     case 'disk': {
       const takers = fillingWith(signals, series);
-      return `A storage volume at ${root} is filling: free space keeps falling toward zero${takers.length > 0 ? `, taken by what grows with it (${takers.join(', ')})` : ''}.`;
+      // A change that made it log more (a verbose log level) fills the volume with its log files, whatever else it changed.
+      const verbose = change && settingWithEffect(change, 'disk');
+      const by = verbose && /log/i.test(verbose) ? ` The ${change.kind} change set ${verbose}: its log files, written at that level, fill the volume.` : '';
+      return `A storage volume at ${root} is filling: free space keeps falling toward zero${takers.length > 0 ? `, taken by what grows with it (${takers.join(', ')})` : ''}.${by}`;
     }
     case 'threads':
       return `${root} runs out of threads or file descriptors.`;

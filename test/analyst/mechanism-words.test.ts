@@ -373,6 +373,27 @@ describe('the summary names the mechanism in plain words', () => {
     expect(summary(0.001)).not.toMatch(/transaction logs/);
   });
 
+  it('requests, errors and CPU rising beside a filling volume do not fill it; a change that turned the log level to DEBUG does', () => {
+    const filled = (environment: Record<string, unknown>) =>
+      diagnose(
+        boardFrom({
+          services: [{ name: 'quoter', kind: 'ecs' }],
+          changes: [{ service: 'quoter', timestamp: at(START, -20), kind: 'deploy', summary: 'quoter v4.7.0 rolled out', details: { taskDefinitionDiff: { environment } } }],
+          metrics: [
+            { service: 'quoter', name: 'DiskUtilization', points: series(START, 120, (minute) => Math.min(100, 40 + minute * 0.6)) },
+            { service: 'quoter', name: 'CPUUtilization', points: series(START, 120, step(60, 20, 60)) },
+            { service: 'quoter', name: 'RequestCount', points: series(START, 120, step(60, 100, 400)) },
+          ],
+          logs: failing('quoter', 'failed to write /tmp/spool/q-1.json: java.io.IOException: No space left on device', 100),
+        }),
+      ).draft.rootCause.summary;
+    const verbose = filled({ LOG_LEVEL: { from: 'INFO', to: 'DEBUG' } });
+    expect(verbose).toContain('A storage volume at quoter is filling');
+    expect(verbose).not.toMatch(/taken by what grows with it/);
+    expect(verbose).toContain('The deploy change set LOG_LEVEL from INFO to DEBUG: its log files, written at that level, fill the volume.');
+    expect(filled({ FEATURE_SURCHARGES: 'on' })).not.toContain('log files');
+  });
+
   it('messages received far more often than sent, after the visibility timeout was lowered, are redeliveries', () => {
     const diagnosis = diagnose(
       boardFrom({

@@ -76,7 +76,12 @@ describe('a load balancer whose targets fail its health checks', () => {
 
   describe('when the map names no balancer and the service reports its own tasks failing the checks', () => {
     /** A caller of an ECS service; from minute 63 the service's tasks fail its load balancer's checks, its 5xx up, after its own release (when `released`). */
-    const selfChecked = ({ released = true, reported = true, rules = [] }: { released?: boolean; reported?: boolean; rules?: { timestamp: string; kind: string; summary: string }[] } = {}) =>
+    const selfChecked = ({
+      released = true,
+      reported = true,
+      rules = [],
+      ownError,
+    }: { released?: boolean; reported?: boolean; rules?: { timestamp: string; kind: string; summary: string }[]; ownError?: string } = {}) =>
       boardFrom({
         brief: 'CloudWatch alarm "booking-5xx" is in ALARM',
         services: [
@@ -104,6 +109,7 @@ describe('a load balancer whose targets fail its health checks', () => {
               }))
             : []),
           ...[66, 67, 68, 70].map((minute) => ({ service: 'booking', timestamp: at(START, minute), level: 'ERROR', message: 'upstream slots responded 503 Service Unavailable for GET /v2/slots' })),
+          ...(ownError ? [62, 63, 64, 65].map((minute) => ({ service: 'slots', timestamp: at(START, minute), level: 'ERROR', message: ownError })) : []),
         ],
       });
 
@@ -126,6 +132,13 @@ describe('a load balancer whose targets fail its health checks', () => {
       expect(suspectChange?.summary).toContain('RevokeSecurityGroupIngress');
       expect(draft.rootCause.summary).toContain('since its network change ("CloudTrail: RevokeSecurityGroupIngress');
       expect(diagnose(selfChecked({ rules: [moved[1]!] })).suspectChange?.summary).toContain('AuthorizeSecurityGroupIngress');
+    });
+
+    it('failed them for a want of its own that its errors name: the want is said as why', () => {
+      const full = diagnose(selfChecked({ ownError: 'failed to write /tmp/spool/s-1.json: No space left on device' })).draft.rootCause.summary;
+      expect(full).toContain("slots's tasks fail its load balancer's health checks");
+      expect(full).toContain('Why, in its own errors: A storage volume at slots is filling');
+      expect(diagnose(selfChecked()).draft.rootCause.summary).not.toContain('Why, in its own errors');
     });
 
     it('says nothing of its own without a release or setting of the service before it, nor without the service reporting the failed checks', () => {
