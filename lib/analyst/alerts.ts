@@ -42,7 +42,7 @@ const symptomWords = [
   /\bnever (got|get|gets|arrived|arrive|received|receive|came|come|showed|loaded)\b/i,
   /\b(fail(s|ing|ed|ures?)?|errors?|broken|down|outage|crash(es|ing|ed)?|tim(ing|ed|es) out|timeouts?|rejected|denied|refused|unavailable|stuck|hang(s|ing)?|missing|lost)\b/i,
   /\b(twice|duplicated?|duplicates|double[ds]?|wrong|incorrect|inconsistent|mismatch(es|ed)?|(higher|lower|more|less|bigger|smaller) than)\b/i,
-  // An amount said to sit apart from what it should equal ("$28k below the settlement"), or figures said to be off.
+  // An amount said to sit apart from what it should equal ("€19k below the bank statement"), or figures said to be off.
   /[\d$€£][\d.,]*\s?[kKmMbB%]?\s(above|below|short of|off from)\b|\b(are|is|looks?|seems?|were|was) off\b/i,
   // Data out of date, or one thing shown in place of another ("yesterday's numbers", "the June 1 totals instead of June 2").
   /\b(stale|out of date|outdated|yesterday's (numbers|figures|data|totals)|instead of|problems?)\b/i,

@@ -19,8 +19,8 @@ describe('what must be explained before "no incident"', () => {
     expect(reportsSymptom("Yesterday's revenue is 18% higher than the payout report.")).toBe(true);
     expect(reportsSymptom('Why are the exports so slow?')).toBe(true);
     expect(reportsSymptom('Why was reporting-db CPU so high around 02:00 UTC last night?')).toBe(true);
-    expect(reportsSymptom('The dashboard says Monday was $1.40M. Tuesday is about $28k below the settlement report.')).toBe(true);
-    expect(reportsSymptom('They have always matched. Can you find out why the daily totals are off?')).toBe(true);
+    expect(reportsSymptom('The report says March 3 revenue was €812k. March 4 is about €19k below the bank statement.')).toBe(true);
+    expect(reportsSymptom('Both used to agree. Could you find out why the weekly counts are off?')).toBe(true);
   });
 
   it('a question that only asks whether something is fine reports nothing', () => {

@@ -194,12 +194,12 @@ describe('the summary names the mechanism in plain words', () => {
     const summaryOf = (message: string) =>
       diagnose(
         boardFrom({
-          services: [{ name: 'enricher', kind: 'lambda' }],
-          metrics: [{ service: 'enricher', name: 'ConcurrentExecutions', points: series(START, 120, step(60, 20, 150)) }],
-          logs: failing('enricher', message),
+          services: [{ name: 'tokenizer', kind: 'lambda' }],
+          metrics: [{ service: 'tokenizer', name: 'ConcurrentExecutions', points: series(START, 120, step(60, 20, 150)) }],
+          logs: failing('tokenizer', message),
         }),
       ).draft.rootCause.summary;
-    expect(summaryOf('field decrypt failed: ThrottlingException: You have exceeded the rate at which you may call KMS.')).toMatch(/enricher's calls are throttled: its call volume exceeds the request rate/);
+    expect(summaryOf('token unwrap failed: ThrottlingException: You have exceeded the rate at which you may call KMS.')).toMatch(/tokenizer's calls are throttled: its call volume exceeds the request rate/);
     expect(summaryOf('{"status":429,"errorMessage":"Too Many Requests"}')).not.toMatch(/calls are throttled/);
   });
 
@@ -207,17 +207,17 @@ describe('the summary names the mechanism in plain words', () => {
     const attached = (extra: { service: string; timestamp: string; kind: string; summary: string; actor?: string }[] = []) =>
       diagnose(
         boardFrom({
-          services: [{ name: 'labels-fn', kind: 'lambda', dependsOn: ['carrier-api'] }, { name: 'carrier-api', kind: 'external' }],
-          changes: [{ service: 'labels-fn', timestamp: at(START, 58), kind: 'network', summary: 'UpdateFunctionConfiguration on labels-fn: VpcConfig set (2 subnets, 1 security group)', actor: 'terraform-deployer' }, ...extra],
-          logs: failing('labels-fn', 'carrier request failed, retrying: ConnectTimeoutError: Connect Timeout Error (attempted address: api.carrier.example:443, timeout: 8000ms)'),
+          services: [{ name: 'geocoder-fn', kind: 'lambda', dependsOn: ['maps-api'] }, { name: 'maps-api', kind: 'external' }],
+          changes: [{ service: 'geocoder-fn', timestamp: at(START, 58), kind: 'network', summary: 'UpdateFunctionConfiguration on geocoder-fn: VpcConfig set (2 subnets, 1 security group)', actor: 'terraform-deployer' }, ...extra],
+          logs: failing('geocoder-fn', 'geocode lookup failed: ConnectTimeoutError: Connect Timeout Error (attempted address: maps.example.net:443, timeout: 10000ms)'),
         }),
       );
-    expect(attached().draft.rootCause.summary).toMatch(/labels-fn was attached to a VPC: .* only through a NAT gateway/);
-    const settled = { service: 'labels-fn', timestamp: at(START, 60), kind: 'config', summary: 'labels-fn: LastUpdateStatus InProgress -> Successful; version 28 published' };
+    expect(attached().draft.rootCause.summary).toMatch(/geocoder-fn was attached to a VPC: .* only through a NAT gateway/);
+    const settled = { service: 'geocoder-fn', timestamp: at(START, 60), kind: 'config', summary: 'geocoder-fn: LastUpdateStatus InProgress -> Successful; version 28 published' };
     const suspect = (actor: string) =>
       suspectChangeFor(
-        [{ service: 'labels-fn', ref: 'E1', at: Date.parse(at(START, 58)), timestamp: at(START, 58), kind: 'network', summary: 'UpdateFunctionConfiguration on labels-fn: VpcConfig set', actor: 'terraform-deployer' }, { ...settled, ref: 'E2', at: Date.parse(settled.timestamp), actor }],
-        new Set(['labels-fn']),
+        [{ service: 'geocoder-fn', ref: 'E1', at: Date.parse(at(START, 58)), timestamp: at(START, 58), kind: 'network', summary: 'UpdateFunctionConfiguration on geocoder-fn: VpcConfig set', actor: 'terraform-deployer' }, { ...settled, ref: 'E2', at: Date.parse(settled.timestamp), actor }],
+        new Set(['geocoder-fn']),
         Date.parse(at(START, 62)),
       )?.summary;
     expect(suspect('lambda.amazonaws.com')).toContain('VpcConfig set');
@@ -377,21 +377,21 @@ describe('the summary names the mechanism in plain words', () => {
     const filled = (environment: Record<string, unknown>) =>
       diagnose(
         boardFrom({
-          services: [{ name: 'quoter', kind: 'ecs' }],
-          changes: [{ service: 'quoter', timestamp: at(START, -20), kind: 'deploy', summary: 'quoter v4.7.0 rolled out', details: { taskDefinitionDiff: { environment } } }],
+          services: [{ name: 'renderer', kind: 'ecs' }],
+          changes: [{ service: 'renderer', timestamp: at(START, -20), kind: 'deploy', summary: 'renderer v2.3.1 rolled out', details: { taskDefinitionDiff: { environment } } }],
           metrics: [
-            { service: 'quoter', name: 'DiskUtilization', points: series(START, 120, (minute) => Math.min(100, 40 + minute * 0.6)) },
-            { service: 'quoter', name: 'CPUUtilization', points: series(START, 120, step(60, 20, 60)) },
-            { service: 'quoter', name: 'RequestCount', points: series(START, 120, step(60, 100, 400)) },
+            { service: 'renderer', name: 'DiskUtilization', points: series(START, 120, (minute) => Math.min(100, 40 + minute * 0.6)) },
+            { service: 'renderer', name: 'CPUUtilization', points: series(START, 120, step(60, 20, 60)) },
+            { service: 'renderer', name: 'RequestCount', points: series(START, 120, step(60, 100, 400)) },
           ],
-          logs: failing('quoter', 'failed to write /tmp/spool/q-1.json: java.io.IOException: No space left on device', 100),
+          logs: failing('renderer', 'could not save /var/cache/render/r-1.png: ENOSPC: no space left on device', 100),
         }),
       ).draft.rootCause.summary;
     const verbose = filled({ LOG_LEVEL: { from: 'INFO', to: 'DEBUG' } });
-    expect(verbose).toContain('A storage volume at quoter is filling');
+    expect(verbose).toContain('A storage volume at renderer is filling');
     expect(verbose).not.toMatch(/taken by what grows with it/);
     expect(verbose).toContain('The deploy change set LOG_LEVEL from INFO to DEBUG: its log files, written at that level, fill the volume.');
-    expect(filled({ FEATURE_SURCHARGES: 'on' })).not.toContain('log files');
+    expect(filled({ FEATURE_THUMBNAILS: 'on' })).not.toContain('log files');
   });
 
   it('messages received far more often than sent, after the visibility timeout was lowered, are redeliveries', () => {

@@ -124,8 +124,8 @@ describe('a load balancer whose targets fail its health checks', () => {
 
     it('failed them from a network rule changed after its release: the rule that took access away, not the one added beside it, nor the release', () => {
       const moved = [
-        { timestamp: at(START, 62), kind: 'network', summary: 'CloudTrail: RevokeSecurityGroupIngress on sg-0c4e (slots-tasks) tcp 8080 from the balancer' },
-        { timestamp: at(START, 62.05), kind: 'network', summary: 'CloudTrail: AuthorizeSecurityGroupIngress on sg-0c4e (slots-tasks) tcp 8443 from the balancer' },
+        { timestamp: at(START, 62), kind: 'network', summary: 'CloudTrail: RevokeSecurityGroupIngress on sg-7d21 (slots-tasks) tcp 8080 from the balancer' },
+        { timestamp: at(START, 62.05), kind: 'network', summary: 'CloudTrail: AuthorizeSecurityGroupIngress on sg-7d21 (slots-tasks) tcp 8443 from the balancer' },
       ];
       const { draft, suspectChange } = diagnose(selfChecked({ rules: moved }));
       expect(draft.rootCause).toMatchObject({ service: 'slots', category: 'network' });
@@ -135,7 +135,7 @@ describe('a load balancer whose targets fail its health checks', () => {
     });
 
     it('failed them for a want of its own that its errors name: the want is said as why', () => {
-      const full = diagnose(selfChecked({ ownError: 'failed to write /tmp/spool/s-1.json: No space left on device' })).draft.rootCause.summary;
+      const full = diagnose(selfChecked({ ownError: 'could not append to /var/lib/slots/wal-7.log: No space left on device' })).draft.rootCause.summary;
       expect(full).toContain("slots's tasks fail its load balancer's health checks");
       expect(full).toContain('Why, in its own errors: A storage volume at slots is filling');
       expect(diagnose(selfChecked()).draft.rootCause.summary).not.toContain('Why, in its own errors');
