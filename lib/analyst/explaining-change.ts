@@ -69,7 +69,9 @@ const measuredRun = (signal: Signal): boolean => signal.kind === 'metric' && sig
  * cause began no earlier than its own first sign, and a change before that sign may have caused it.
  */
 const firstSignOfEffect = (change: Change, evidence: readonly Signal[]): number | undefined => {
-  const times = evidence.filter((signal) => (worded.has(signal.kind) || measuredRun(signal)) && explainsSignal(change, signal)).map((signal) => signal.at);
+  const image = releasedImage(change);
+  const explains = (signal: Signal) => changeExplains(change, failureKindsIn([signal])) || namesImage(image, signal);
+  const times = evidence.filter((signal) => (worded.has(signal.kind) || measuredRun(signal)) && explains(signal)).map((signal) => signal.at);
   return times.length > 0 ? Math.min(...times) : undefined;
 };
 
@@ -82,16 +84,13 @@ const releasedImage = (change: Change): string | undefined => {
 };
 
 /** A failure that names the very image a release rolled out (its tasks cannot pull it, or fail running it) is that release's. */
-const namesReleasedImage = (change: Change, signal: Signal): boolean => {
-  const image = releasedImage(change);
-  return image !== undefined && worded.has(signal.kind) && signal.text.includes(image);
-};
-
-/** Whether the change can produce what the signal complains of: its kind of failure, or its own image named. */
-const explainsSignal = (change: Change, signal: Signal): boolean => changeExplains(change, failureKindsIn([signal])) || namesReleasedImage(change, signal);
+const namesImage = (image: string | undefined, signal: Signal): boolean => image !== undefined && worded.has(signal.kind) && signal.text.includes(image);
 
 /** Whether any failure in the evidence names the image the release rolled out. */
-const imageNamedIn = (change: Change, evidence: readonly Signal[]): boolean => evidence.some((signal) => namesReleasedImage(change, signal));
+const imageNamedIn = (change: Change, evidence: readonly Signal[]): boolean => {
+  const image = releasedImage(change);
+  return evidence.some((signal) => namesImage(image, signal));
+};
 
 /** Whether the change can produce any of the failures in the evidence. */
 const explainsAny = (change: Change, evidenceKinds: ReadonlySet<string>, evidence: readonly Signal[]): boolean => changeExplains(change, evidenceKinds) || imageNamedIn(change, evidence);

@@ -625,9 +625,10 @@ const incidentFrom = (
   const ceiling = swamped ? scalingCeilingAt(board, root, rootOnset) : undefined;
   const changedRecord = suspectChange?.service === root ? changedRecordOf(suspectChange, current) : undefined;
   // Tasks that fail their checks for a want of their own their errors name (a full disk, memory, threads): that want is said too.
-  const ownWant = unhealthy && root === unhealthy.target ? mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)) : undefined;
-  const whyChecksFail = ownWant && ownWants.has(ownWant.label) ? ` Why, in its own errors: ${ownWant.words}` : '';
-  // What the wider evidence found at the root names the mechanism, the first found first; failing all of them, the root's own evidence does.
+  const ownMechanism = mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root));
+  const whyChecksFail = unhealthy && root === unhealthy.target && ownMechanism && ownWants.has(ownMechanism.label) ? ` Why, in its own errors: ${ownMechanism.words}` : '';
+  // What the wider evidence found at the root names the mechanism, the first found first; failing all of them, the root's own evidence does
+  // (ownMechanism).
   const found: Mechanism | undefined =
     (shifted && placedAtRoot('shifted value', shiftedValueWords(shifted), 'value-shifted-at-writer')) ||
     (heldVisibility && placedAtRoot('redelivery', outlastedVisibilityWords(heldVisibility), 'redelivered-messages')) ||
@@ -654,7 +655,7 @@ const incidentFrom = (
     (heldOn && placedAtRoot(heldOn.held, heldMechanisms[heldOn.held].words(board, root, heldOn.resource), heldMechanisms[heldOn.held].principle)) ||
     (ceiling && placedAtRoot('scaling ceiling', scalingCeilingWords(ceiling), 'capacity-ceiling-reached')) ||
     (loadedAs && !loadedAs.restatesChange && loadedAs) ||
-    overloadedThrottle(mechanismOf(root, rootSignals, suspectChange, changeCategory, board.series.filter((series) => series.service === root)));
+    overloadedThrottle(ownMechanism);
   // A client refused with the others by a database whose connections it took, not by load of its own, is holding them.
   const leaked = found?.label === 'connections' && loaded !== root && !overload ? heldConnectionsWords(root, loaded, signals.filter((signal) => signal.service === loaded)) : undefined;
   const mechanism = leaked && found ? { ...found, words: leaked } : found;

@@ -5,7 +5,7 @@ import { causesIn } from './cause-signals.ts';
 import { loadFollowsRuns, type RunLoad } from './client-runs.ts';
 import { startsWork } from './change-effects.ts';
 import { CLOSE_CHANGE_MS, suspectChangeFor } from './explaining-change.ts';
-import type { Change, EvidenceBoard } from './evidence-board.ts';
+import type { Change, EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { labelsAt } from './mechanism.ts';
 import { meaningOf } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
@@ -359,19 +359,19 @@ const tempFileLogged = /temporary file: path/i;
  * storage it needs for its sorts and joins, from the database's own volume.
  */
 const tempFileWriterNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since: number } | undefined => {
-  const writers = tempFileSessionsAt(board, resource);
-  if (writers.size === 0) return undefined;
-  const writer = clientOfSessions(board, resource, writers, clients);
-  const since = board.logs.find((line) => line.service === resource && tempFileLogged.test(line.message))!.at;
-  return writer ? { service: writer, since } : undefined;
+  const written = tempFilesLoggedAt(board, resource);
+  const writer = written.length > 0 ? clientOfSessions(board, resource, sessionsIn(written), clients) : undefined;
+  return writer ? { service: writer, since: written[0]!.at } : undefined;
 };
 
-/** The sessions (process ids) a database's log records writing temporary files. */
-const tempFileSessionsAt = (board: EvidenceBoard, resource: string): Set<string> =>
-  new Set(board.logs.filter((line) => line.service === resource && tempFileLogged.test(line.message)).flatMap((line) => sessionOf.exec(line.message)?.[2] ?? []));
+/** The database's lines recording a temporary file written. */
+const tempFilesLoggedAt = (board: EvidenceBoard, resource: string): LogRecord[] => board.logs.filter((line) => line.service === resource && tempFileLogged.test(line.message));
+
+/** The sessions (process ids) the lines' prefixes name. */
+const sessionsIn = (lines: readonly LogRecord[]): Set<string> => new Set(lines.flatMap((line) => sessionOf.exec(line.message)?.[2] ?? []));
 
 /** Sessions a database's log names as taking what others need (locks they hold, temporary files they write): whose they are tells who. */
-export const sessionsToIdentifyAt = (board: EvidenceBoard, resource: string): Set<string> => new Set([...lockHoldersAt(board, resource), ...tempFileSessionsAt(board, resource)]);
+export const sessionsToIdentifyAt = (board: EvidenceBoard, resource: string): Set<string> => new Set([...lockHoldersAt(board, resource), ...sessionsIn(tempFilesLoggedAt(board, resource))]);
 
 /** A database's measures of the write-ahead log it keeps for its replication slots. */
 const retainedLogMeasure = /replication.?slot|TransactionLogsDiskUsage|transaction.?logs?.?(disk|usage)|\bwal\b.*(retained|disk|size)/i;
