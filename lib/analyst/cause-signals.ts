@@ -8,7 +8,7 @@ import { changeText } from './change-text.ts';
  * failure says about itself in common stacks (AWS SDKs, JVM, Node, Postgres, MySQL, nginx).
  */
 export const causePatterns: readonly { category: RootCauseCategory; pattern: RegExp; label: string }[] = [
-  { category: 'certificate', label: 'certificate', pattern: /x509|\btls: |pinned (public )?key|public key pin|\bssl\b(?![:_-](protocol|cipher|default|none|true|false)\b)|tls handshake|TLSNegotiationError|handshake fail|cert(ificate)?.{0,20}expir|PKIX|CERT_HAS_EXPIRED|unable to verify|certificates?\b.{0,80}(expir|invalid|verif|valid|revoked|trust|mismatch|chain|authority|issuer|altname|renew|not after|not before|pin)|(expir|invalid|verif|revoked|untrusted|renew|ssl|tls|x509|acm|server|client|peer|leaf|intermediate|self.signed|issuer|\bca)\W{1,3}(\w+\W{1,3}){0,3}certificates?\b/i },
+  { category: 'certificate', label: 'certificate', pattern: /x509|\btls: |pinned (public )?key|public key pin|\bssl\b(?![:_-](protocol|cipher|default|none|true|false)\b|\s+(enabled|disabled|on|off)\b)|tls handshake|TLSNegotiationError|handshake fail|cert(ificate)?.{0,20}expir|PKIX|CERT_HAS_EXPIRED|unable to verify|certificates?\b.{0,80}(expir|invalid|verif|valid|revoked|trust|mismatch|chain|authority|issuer|altname|renew|not after|not before|pin)|(expir|invalid|verif|revoked|untrusted|renew|ssl|tls|x509|acm|server|client|peer|leaf|intermediate|self.signed|issuer|\bca)\W{1,3}(\w+\W{1,3}){0,3}certificates?\b/i },
   { category: 'permissions', label: 'disabled key', pattern: /KMS.{0,40}(disabled|pending deletion)|DisabledException|KMSInvalidStateException|key .{0,30}is disabled/i },
   { category: 'permissions', label: 'credentials', pattern: /password authentication failed|Access denied for user|authentication failed|invalid (credentials|password|api.?key)|SignatureDoesNotMatch|secret.{0,40}(rotat|stale|cached)/i },
   { category: 'permissions', label: 'access denied', pattern: /AccessDenied|InsufficientPrivilege|insufficient privilege|not authori[sz]ed|UnauthorizedOperation|is not authorized to perform|permission denied|Forbidden|\b403\b|InvalidClientTokenId|ExpiredToken|KMS.{0,20}(denied|disabled)/i },
@@ -54,8 +54,11 @@ const hedgedGuess = /\b(perhaps|maybe|possibly|probably)\b[^.?!\n]*\?/gi;
 /** A repeat the code recognised and set aside ("duplicate event ignored") is idempotency at work, not bad data. */
 const handledRepeat = /\b(duplicate|already (processed|seen|handled|applied))\b[^.;\n]{0,80}\b(ignored|skipped|discarded|dropped)\b|\b(ignor|skipp|discard)(ed|ing) (a |the |an? )?(duplicate|repeat(ed)?)\b|\bdeduplicated\b/gi;
 
+/** A count of none (`skipped_duplicates=0`, `timeouts: 0`) says what did not happen. */
+const countOfNone = /\b[\w.-]+[=:]\s*0(?![\d.])/g;
+
 export const causesIn = (text: string): CauseHit[] => {
-  const stated = text.replace(hedgedGuess, '').replace(handledRepeat, '');
+  const stated = text.replace(hedgedGuess, '').replace(handledRepeat, '').replace(countOfNone, '');
   return causePatterns.filter(({ pattern }) => pattern.test(stated)).map(({ category, label }) => ({ category, label, text }));
 };
 

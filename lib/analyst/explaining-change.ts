@@ -5,6 +5,7 @@ import type { Change, ServiceNode } from './evidence-board.ts';
 import { changeText, madeByAwsService, withdrawal } from './change-text.ts';
 import type { Principle } from './principles.ts';
 import { rulePortsMissed } from './rule-ports.ts';
+import { nextFiringAfter } from './schedule-expression.ts';
 import { SAME_TIME_MS, type Signal } from './signals.ts';
 
 /** How long before the trouble a change is still a suspect. */
@@ -58,6 +59,9 @@ export interface ChangeContext {
 /** Signals that say in words what failed; a metric point only says that something did, somewhere in its period. */
 export const worded = new Set<Signal['kind']>(['errors', 'mentioned', 'trace']);
 
+/** The period CloudWatch's basic monitoring reads most measures over. */
+const BASIC_PERIOD_MS = 5 * 60_000;
+
 /** A measure that turned and stays turned (a volume filling since a point in the window): it dates what it measures as well as a worded error. */
 const measuredRun = (signal: Signal): boolean => signal.kind === 'metric' && signal.ongoing && signal.substantial;
 
@@ -71,7 +75,10 @@ const measuredRun = (signal: Signal): boolean => signal.kind === 'metric' && sig
 const firstSignOfEffect = (change: Change, evidence: readonly Signal[]): number | undefined => {
   const image = releasedImage(change);
   const explains = (signal: Signal) => changeExplains(change, failureKindsIn([signal])) || namesImage(image, signal);
-  const times = evidence.filter((signal) => (worded.has(signal.kind) || measuredRun(signal)) && explains(signal)).map((signal) => signal.at);
+  // A point of a measure stands for a period from its time: a change made within that period may have come before the failure it
+  // shows. Not one an AWS service made on its own (scaling, replacing instances): it acts on what it measured, after it.
+  const periodHolds = (signal: Signal) => measuredRun(signal) && !madeByAwsService(change) && signal.at <= change.at && change.at < signal.at + BASIC_PERIOD_MS;
+  const times = evidence.filter((signal) => (worded.has(signal.kind) || measuredRun(signal)) && explains(signal)).map((signal) => (periodHolds(signal) ? signal.at + BASIC_PERIOD_MS : signal.at));
   return times.length > 0 ? Math.min(...times) : undefined;
 };
 
@@ -111,11 +118,14 @@ export const withdrawingFirst = (newestFirst: readonly Change[]): Change | undef
   return latest && (newestFirst.find((change) => change.service === latest.service && latest.at - change.at <= SAME_TIME_MS && withdrawal.test(changeText(change))) ?? latest);
 };
 
+/** When a change can first show without reading the work it affects: a schedule it wrote shows when it next fires, anything else at once. */
+const firstShownAt = (change: Change): number => nextFiringAfter(change) ?? change.at;
+
 /**
  * The change most likely to have started the trouble at `onset`, on one of `services`. A provider's
  * infrastructure notice is posted after its impact began, so it may come up to a while after the onset.
  */
-export const suspectChangeFor = (changes: readonly Change[], services: ReadonlySet<string>, onset: number, shownAt: (change: Change) => number = (change) => change.at): Change | undefined => {
+export const suspectChangeFor = (changes: readonly Change[], services: ReadonlySet<string>, onset: number, shownAt: (change: Change) => number = firstShownAt): Change | undefined => {
   const suspects = changes.filter((change) => services.has(change.service) && couldBreak(change));
   const asEvents = (list: readonly Change[]) => list.map((change) => ({ ...change, t: shownAt(change), change }));
   const best = [
@@ -155,7 +165,8 @@ const madeByPeopleBefore = (recorded: Change, newestFirst: readonly Change[]): C
  * root starved of a capacity it shares is not explained by its own release, and a root that posted
  * its own outage is not explained by its caller's change. A change of the kind
  * the errors complain about that came after the root's coarser onset is measured against the first
- * error that complains of it, and explains the trouble only by that match.
+ * error that complains of it (or the end of the first period a measure shows it in), and explains
+ * the trouble only by that match.
  */
 export const explainingChange = (context: ChangeContext): ChangeExplanation | undefined => {
   const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, evidence, rootStarved, rootReportsOutage, shownAt } = context;

@@ -15,6 +15,8 @@ import { isAccountWide, isFault, SAME_TIME_MS, seriesLabel, windowOf, type Signa
 import { quoteMessage } from '../text/quote.ts';
 import { onsetOfReadings, timedPoints } from './readings.ts';
 import { changeText } from './change-text.ts';
+import { userNamesClient } from './database-user.ts';
+import { clientOfLoadBreakdown } from './load-breakdown.ts';
 
 /**
  * Who generates the load on a resource, or holds it: the client whose demand or hold grew before
@@ -189,8 +191,9 @@ const GREW_FACTOR = 1;
 /**
  * The resource's own account of who loads or holds it. A measure of it broken down by client (a
  * dimension whose value is a client's name: connections by application, requests by caller) that
- * at least doubled names that client, from when its share began to grow, as does its own log's count
- * of what each user holds (clientCountedByResource). A database's account of
+ * at least doubled names that client, from when its share began to grow, as does its breakdown of its
+ * load by user or statement (load-breakdown.ts) and its own log's count of what each user holds
+ * (clientCountedByResource). A database's account of
  * its heaviest work (a top-SQL or slow-query line) names a statement; the one client whose own logs
  * issue the same statement (verb and table) is the one loading it.
  */
@@ -204,6 +207,8 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
       }),
   );
   if (new Set(grown.map((item) => item.service)).size === 1) return grown[0];
+  const breakdown = clientOfLoadBreakdown(board, resource, clients);
+  if (breakdown) return breakdown;
   const counted = clientCountedByResource(board, resource, clients);
   if (counted) return counted;
   const hotKeyWriter = clientWritingHotKey(board, resource, clients);
@@ -222,17 +227,6 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
 const lockHolder = /Process holding the lock: (\d+)/g;
 /** A database log line's session prefix: `user@database:[pid]`, its user perhaps masked (`<USER_1>@database:[pid]`). */
 const sessionOf = /(<[A-Z]+_\d+>|\b[A-Za-z][\w.-]*)@[\w.-]+:\[(\d+)\]/;
-
-const wordsOf = (name: string): string[] => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-
-/** Words of a database user that say how it connects, not who it is: `insights_ro` is the insights client reading. */
-const accessWords = new Set(['ro', 'rw', 'readonly', 'read', 'write', 'app', 'user', 'svc', 'service', 'admin', 'prod']);
-
-/** Whether a database user names a client: every word of the user that says who it is is a word of the client's name. */
-const userNamesClient = (user: string, client: string): boolean => {
-  const own = wordsOf(user).filter((word) => !accessWords.has(word));
-  return own.length > 0 && own.every((word) => wordsOf(client).includes(word));
-};
 
 /** One count in a resource's breakdown by user: `courier_dispatch=600`. */
 const countOfUser = /\b([A-Za-z][\w.-]*)=(\d+)\b/g;
@@ -306,15 +300,27 @@ const tempSpaceFilledBy = (board: EvidenceBoard, database: string): boolean =>
   board.logs.some((line) => line.service === database && severityOf(line.level) >= severityOf('ERROR') && tempSpace.test(line.message) && causesIn(line.message).some((hit) => hit.label === 'disk')) &&
   slowQueryUserNamedBy(board, database, callersOf(board, database)) !== undefined;
 
+/** A slow query log entry's times: how long the statement took, and how long of that it waited for locks. */
+const queryTimes = /Query_time:\s*([\d.]+)\s+Lock_time:\s*([\d.]+)/;
+
+/** An entry that spent most of its time waiting for locks was held up by another session's work: it is not the heavy work. */
+const waitedOnLocks = (entry: string): boolean => {
+  const times = queryTimes.exec(entry);
+  return times !== null && Number(times[2]) >= Number(times[1]) / 2;
+};
+
 /**
  * The client whose statements the database's slow query log records: the users those entries name
- * name one client. The heaviest work on a database is whoever runs it.
+ * name one client. The heaviest work on a database is whoever runs it; a statement that spent most of
+ * its time waiting for locks is not heavy work, only held up by it.
  */
 const slowQueryUserNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number } | undefined => {
-  const entries = board.logs.filter((line) => line.service === resource && slowQueryUser.test(line.message));
+  const entries = board.logs.filter((line) => line.service === resource && slowQueryUser.test(line.message) && !waitedOnLocks(line.message));
   const users = new Set(entries.map((line) => slowQueryUser.exec(line.message)![1]!));
   const named = clients.filter((client) => [...users].some((user) => userNamesClient(user, client)));
-  return named.length === 1 ? { service: named[0]!, since: entries[0]!.at } : undefined;
+  if (named.length !== 1) return undefined;
+  const own = entries.filter((line) => userNamesClient(slowQueryUser.exec(line.message)![1]!, named[0]!));
+  return { service: named[0]!, since: own[0]!.at };
 };
 
 /** The sessions (process ids) a database's lock waits name as holding the locks they wait for. */

@@ -20,6 +20,9 @@ import { VISIBILITY_PER_TIMEOUT, type OutlastedVisibility } from './visibility-t
 
 type Step = FindingDraft['remediation'][number];
 
+/** A release that brought the work into being: its first version (1.0.0) or its task definition's first revision. */
+const firstRelease = (change: Change): boolean => /\bv?1\.0\.0\b|\b(initial|first) (release|version|deploy)|\btask ?definition\W+[\w-]+:1(?![\d.])/i.test(changeText(change));
+
 export interface RemediationInputs {
   category: RootCauseCategory;
   root: string;
@@ -251,6 +254,12 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
   switch (category) {
     case 'deploy':
       // A release whose work swamps a shared resource is rolled back, and its work changed before it is released again.
+      // The first release of the work has no version before it to go back to: the work is paused instead.
+      if (overloads && change && firstRelease(change))
+        return plan('remedy-limit-overloading-client', [
+          step('limit-traffic', root, `Pause or throttle ${root}, first released by the deploy${undo}, so ${overloads} has room for its other clients again.`),
+          step('apply-fix', root, `Change how ${root} does its work (fewer connections or calls at once, smaller batches, a rate limit, off-peak hours) before it runs again.`),
+        ]);
       return overloads
         ? plan('remedy-limit-overloading-client', [
             step('rollback', root, `Roll ${root} back to the version before the deploy${undo}, so ${overloads} has room for its other clients again.`),

@@ -75,7 +75,7 @@ export const retryWords = (retrying: RetryingCaller): string =>
 
 /** A retry that did not wait: several attempts inside a moment, or no delay before the next. */
 const attemptsInMs = /(\d+) attempts? in (\d+(?:\.\d+)?) ?ms/i;
-const noWait = /retrying immediately|retried immediately|without (any )?(back-?off|delay)|no back-?off|back-?off[=: ]+0 ?(ms)?\b|next.?attempt.?in[=: ]+0 ?ms/i;
+const noWait = /retrying immediately|retried immediately|without (any )?(back-?off|delay)|no back-?off|back-?off[=: ]+0 ?(ms)?\b|next.?(attempt|retry).?in[=: ]+0 ?ms|back-?off[=: ]+none\b/i;
 /** A refusal that asks the client to slow down. */
 const slowDown = /\b429\b|\b503\b|throttl|rate.?limit|too many requests|slow ?down/i;
 /** Attempts this close together are no backoff. */

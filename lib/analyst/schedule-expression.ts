@@ -10,10 +10,15 @@ import type { Change } from './evidence-board.ts';
 const cronExpression = /^cron\((\S+) (\S+) (\S+) (\S+) (\S+)(?: (\S+))?\)$/;
 const rateExpression = /^rate\((\d+) (minutes?|hours?|days?)\)$/;
 
-/** The request parameters a change's CloudTrail event carries, or none. */
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The request parameters a change's CloudTrail event carries, or none: the change may be that event,
+ * or carry it (or the events it made) beside its own account.
+ */
 export const requestOf = (change: Change): Record<string, unknown> => {
-  const request = change.details?.['requestParameters'];
-  return typeof request === 'object' && request !== null ? (request as Record<string, unknown>) : {};
+  const events = [change.details, ...[change.details?.['cloudTrail']].flat()].filter(isRecord);
+  return events.map((event) => event['requestParameters']).find(isRecord) ?? {};
 };
 
 const isNumber = (field: string) => /^\d+$/.test(field);
@@ -80,4 +85,47 @@ export const lastFiringOf = (change: Change, at: number): number | undefined => 
   const sameDay = midnight + (Number(cron[2]) * 60 + Number(cron[1])) * 60_000;
   const firing = sameDay <= at ? sameDay : sameDay - DAY_MS;
   return admitsDay(cron[5]!, new Date(firing).getUTCDay()) ? firing : undefined;
+};
+
+/** How far ahead of UTC a time zone's wall clock is at `at`, or undefined for a zone the runtime does not know. */
+const zoneOffsetAt = (at: number, zone: string): number | undefined => {
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' }).formatToParts(at);
+    const part = (type: string) => Number(parts.find((item) => item.type === type)!.value);
+    return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute')) - Math.floor(at / 60_000) * 60_000;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The instant a wall-clock time in a zone stands for, the zone's offset read at that instant (daylight saving moves it). */
+const instantOf = (wallClock: number, zone: string): number | undefined => {
+  const first = zoneOffsetAt(wallClock, zone);
+  if (first === undefined) return undefined;
+  const second = zoneOffsetAt(wallClock - first, zone)!;
+  return wallClock - second;
+};
+
+/** A schedule that fires more than this long after a change did not fire in the change's time. */
+const LOOK_AHEAD_DAYS = 8;
+
+/**
+ * When the schedule a change wrote first fires after the change, in the time zone its request names
+ * (UTC when it names none): a schedule changed between firings shows when it next fires, however long
+ * after. Undefined when the change wrote no cron expression with a fixed hour and minute on any day of the month.
+ */
+export const nextFiringAfter = (change: Change): number | undefined => {
+  const cron = cronWrittenBy(change);
+  if (!cron || !isNumber(cron[1]!) || !isNumber(cron[2]!) || !/^[*?]$/.test(cron[3]!)) return undefined;
+  const timezone = requestOf(change)['scheduleExpressionTimezone'] ?? change.details?.['timezone'];
+  const zone = typeof timezone === 'string' && timezone.length > 0 ? timezone : 'UTC';
+  const offset = zoneOffsetAt(change.at, zone);
+  if (offset === undefined) return undefined;
+  const localMidnight = Math.floor((change.at + offset) / DAY_MS) * DAY_MS;
+  for (let day = 0; day < LOOK_AHEAD_DAYS; day += 1) {
+    const wallClock = localMidnight + day * DAY_MS + (Number(cron[2]) * 60 + Number(cron[1])) * 60_000;
+    const firing = instantOf(wallClock, zone);
+    if (firing !== undefined && firing > change.at && admitsDay(cron[5]!, new Date(wallClock).getUTCDay())) return firing;
+  }
+  return undefined;
 };

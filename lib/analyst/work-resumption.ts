@@ -3,6 +3,7 @@ import { meaningOf } from './metric-semantics.ts';
 import { callersOf, kindOf } from './service-map.ts';
 import { calleesOf } from './signals.ts';
 import { timedPoints } from './readings.ts';
+import { nextFiringAfter } from './schedule-expression.ts';
 
 /** An idle stretch shorter than this is ordinary spacing between requests, not work that was not running. */
 const IDLE_MS = 30 * 60_000;
@@ -44,6 +45,9 @@ export const workResumption = (board: EvidenceBoard): ((change: Change) => numbe
   // Each change is dated once: the placement asks about the same changes for every link it weighs.
   const dated = new Map<Change, number>();
   const resumptionOf = (change: Change): number => {
+    // A schedule changed between firings shows when it next fires.
+    const firing = nextFiringAfter(change);
+    if (firing !== undefined) return firing;
     const services = new Set([change.service, ...calleesOf(board.services ?? [], change.service)]);
     const demand = board.series.filter((series) => services.has(series.service) && meaningOf(series.name) === 'demand');
     const readings = demand.flatMap((series) => timedPoints(series.points));

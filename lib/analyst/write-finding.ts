@@ -1,14 +1,15 @@
 import type { FindingDraft } from '../domain/finding.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import { changeNotesOf } from './change-notes.ts';
-import type { EvidenceBoard } from './evidence-board.ts';
+import type { Change, EvidenceBoard } from './evidence-board.ts';
 import type { CauseInference, HealthyVerdict, IncidentCause } from './infer-cause.ts';
 import { circumstancesTraced } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { remediationInputsOf, remediationTraced, withRunbookStep } from './remediation-plan.ts';
+import { nextFiringAfter, scheduleWrittenBy } from './schedule-expression.ts';
 import { kindOf } from './service-map.ts';
-import { iso, type Signal } from './signals.ts';
+import { iso, SAME_TIME_MS, type Signal } from './signals.ts';
 
 /**
  * Writes the finding for an inferred cause: the summary in plain words, the evidence it rests on,
@@ -101,7 +102,7 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
     // A mechanism read from the change alone would only repeat the change sentence below.
     !mechanism?.restatesChange && mechanism?.words,
     ...circumstances.map(({ words }) => words),
-    suspectChange && `${suspectChange.kind === 'other' ? 'A' : /^[aeiou]/i.test(suspectChange.kind) ? `An ${suspectChange.kind}` : `A ${suspectChange.kind}`} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${quoteMessage(suspectChange.summary)}") ${changeTiming(cause.principles)}.`,
+    suspectChange && `${suspectChange.kind === 'other' ? 'A' : /^[aeiou]/i.test(suspectChange.kind) ? `An ${suspectChange.kind}` : `A ${suspectChange.kind}`} change to ${suspectChange.service} at ${iso(suspectChange.at)} ("${quoteMessage(suspectChange.summary)}") ${changeTiming(cause.principles, suspectChange)}.`,
     suspectNotes.length > 0 && `What it changed, in its own notes: ${suspectNotes.map((note) => `"${quoteMessage(note)}"`).join('; ')}.`,
     firstError && `First errors: ${firstError.description}.`,
     firstMetric && `${firstMetric.description}.`,
@@ -200,14 +201,18 @@ const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDra
 };
 
 /** How the change is tied to the trouble in time: just before it, before a long clean run ended, before the idle work next ran, or before what it governs happened. */
-const changeTiming = (applied: readonly Principle[]): string =>
-  applied.includes('change-ended-clean-run')
+const changeTiming = (applied: readonly Principle[], change: Change): string => {
+  const schedule = scheduleWrittenBy(change);
+  const firing = nextFiringAfter(change);
+  if (schedule && firing !== undefined && firing - change.at > SAME_TIME_MS) return `wrote a schedule (${schedule}), and the trouble began when it next fired, at ${iso(firing)}`;
+  return applied.includes('change-ended-clean-run')
     ? 'came before the trouble, and its failures, absent before it, began only after it'
     : applied.includes('change-shows-when-work-resumes')
       ? 'was made while the work it affects was idle, and the trouble began when that work next ran'
       : applied.includes('latent-setting')
         ? 'was made before the trouble and lay quiet until what it governs next happened'
         : 'came just before the trouble';
+};
 
 /**
  * With no evidence of a cause, the honest answer is "could not tell": say what alerted, what was

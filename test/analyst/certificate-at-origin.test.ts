@@ -12,6 +12,8 @@ describe('a certificate failing at an origin is its own, whatever its caller cha
     expect(labels('ClientTLSNegotiationErrorCount')).toContain('certificate');
     expect(labels('{"sc-status":"200","cs-protocol":"https","ssl-protocol":"TLSv1.3","ssl-cipher":"TLS_AES_128_GCM_SHA256"}')).not.toContain('certificate');
     expect(labels("ClientConnectorError: Cannot connect to host api.example.com:443 ssl:default [Connect call failed ('203.0.113.48', 443)]")).not.toContain('certificate');
+    expect(labels('LOG:  connection authorized: user=web database=shop SSL enabled (protocol=TLSv1.2, cipher=ECDHE-RSA-AES128-GCM-SHA256, bits=128)')).not.toContain('certificate');
+    expect(labels('SSL error: certificate verify failed: unable to get local issuer certificate')).toContain('certificate');
     expect(labels('[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate has expired')).toContain('certificate');
   });
 

@@ -5,24 +5,29 @@ import { at, boardFrom, series, step } from './board-builder.ts';
 
 const START = '2026-05-01T10:00:00.000Z';
 
+type ChangeRecord = { service: string; timestamp: string; kind: string; summary: string };
+
+/** A table throttled from minute 90 while a job that was silent writes to it from minute 85; `changes` made before. */
+const importSwampsTable = (changes: ChangeRecord[] = []) =>
+  boardFrom({
+    brief: 'CloudWatch alarm "api-5xx" is in ALARM',
+    services: [{ name: 'api', kind: 'ecs', dependsOn: ['table'] }, { name: 'import-job', kind: 'lambda', dependsOn: ['table'] }, { name: 'table', kind: 'dynamodb' }],
+    alarms: [{ name: 'api-5xx', service: 'api', state: 'ALARM', since: at(START, 95) }],
+    changes,
+    metrics: [
+      { service: 'table', name: 'ReadThrottleEvents', points: series(START, 120, step(90, 0, 500)) },
+      { service: 'table', name: 'ConsumedWriteCapacityUnits', points: series(START, 120, step(86, 800, 9000)) },
+    ],
+    logs: [
+      ...Array.from({ length: 20 }, (_, index) => ({ service: 'api', timestamp: at(START, index * 6), level: 'INFO', message: `GET /items/${index} 200` })),
+      ...Array.from({ length: 6 }, (_, index) => ({ service: 'import-job', timestamp: at(START, 85 + index * 5), level: 'INFO', message: `wrote ${(index + 1) * 50000} items to table` })),
+      ...Array.from({ length: 8 }, (_, index) => ({ service: 'api', timestamp: at(START, 91 + index * 3), level: 'ERROR', message: 'GetItem table failed: ProvisionedThroughputExceededException, retrying' })),
+    ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+  });
+
 describe('who generates the load on a shared resource', () => {
   it('a job that was silent and started just before the load rose is its source, and is slowed down, not scaled', () => {
-    const diagnosis = diagnose(
-      boardFrom({
-        brief: 'CloudWatch alarm "api-5xx" is in ALARM',
-        services: [{ name: 'api', kind: 'ecs', dependsOn: ['table'] }, { name: 'import-job', kind: 'lambda', dependsOn: ['table'] }, { name: 'table', kind: 'dynamodb' }],
-        alarms: [{ name: 'api-5xx', service: 'api', state: 'ALARM', since: at(START, 95) }],
-        metrics: [
-          { service: 'table', name: 'ReadThrottleEvents', points: series(START, 120, step(90, 0, 500)) },
-          { service: 'table', name: 'ConsumedWriteCapacityUnits', points: series(START, 120, step(86, 800, 9000)) },
-        ],
-        logs: [
-          ...Array.from({ length: 20 }, (_, index) => ({ service: 'api', timestamp: at(START, index * 6), level: 'INFO', message: `GET /items/${index} 200` })),
-          ...Array.from({ length: 6 }, (_, index) => ({ service: 'import-job', timestamp: at(START, 85 + index * 5), level: 'INFO', message: `wrote ${(index + 1) * 50000} items to table` })),
-          ...Array.from({ length: 8 }, (_, index) => ({ service: 'api', timestamp: at(START, 91 + index * 3), level: 'ERROR', message: 'GetItem table failed: ProvisionedThroughputExceededException, retrying' })),
-        ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
-      }),
-    );
+    const diagnosis = diagnose(importSwampsTable());
     expect(diagnosis.draft.rootCause.service).toBe('import-job');
     expect(diagnosis.draft.rootCause.category).toBe('traffic');
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'import-job' });
@@ -165,5 +170,21 @@ describe('who generates the load on a shared resource', () => {
     );
     expect(diagnosis.draft.rootCause.service).toBe('writer');
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'limit-traffic', target: 'writer' });
+  });
+});
+
+describe('a release whose work swamps a shared resource', () => {
+  const released = (summary: string) => diagnose(importSwampsTable([{ service: 'import-job', timestamp: at(START, 70), kind: 'deploy', summary }]));
+
+  it('is rolled back when there is a version before it', () => {
+    const diagnosis = released('import-job 4.2.0 rolled out (task definition import-job:41 -> import-job:42)');
+    expect(diagnosis.draft.rootCause.service).toBe('import-job');
+    expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'rollback', target: 'import-job' });
+  });
+
+  it('is paused when the release brought the work into being: there is no version before it', () => {
+    const diagnosis = released('import-job 1.0.0: first release of the nightly import');
+    expect(diagnosis.draft.rootCause.service).toBe('import-job');
+    expect(diagnosis.draft.remediation.map((step) => step.action)).toEqual(['limit-traffic', 'apply-fix']);
   });
 });

@@ -79,7 +79,7 @@ describe('the client holding the locks others wait for', () => {
     const toTuesdayMorning = moved('cron(58 6 ? * TUE *)');
     const diagnosis = diagnose(lockedOut('billing_close', [], [toTuesdayMorning]));
     expect(diagnosis.suspectChange?.summary).toBe(toTuesdayMorning.summary);
-    expect(diagnosis.principles).toContain('latent-setting');
+    expect(diagnosis.principles).toContain('change-shows-when-work-resumes');
     expect(plan(lockedOut('billing_close', [], [toTuesdayMorning]))).toEqual(['apply-fix billing-close', 'revert-config billing-close']);
     // A schedule that fires on another day, or hours before the waits, did not start this run.
     for (const expression of ['cron(58 6 ? * WED *)', 'cron(0 2 ? * TUE *)']) expect(diagnose(lockedOut('billing_close', [], [moved(expression)])).suspectChange).toBeUndefined();

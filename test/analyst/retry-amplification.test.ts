@@ -4,8 +4,11 @@ import { at, boardFrom, series, step } from './board-builder.ts';
 
 const START = '2026-08-22T08:00:00.000Z';
 
-/** A BFF whose calls to a slowed availability service are each retried, or not: `perRequest` after minute 90. */
-const incident = (perRequest: number, callers: string[] = ['bff']) =>
+/**
+ * A BFF whose calls to a slowed availability service are each retried, or not: `perRequest` after
+ * minute 90. `handshakesFail`: the availability service's TLS handshakes fail from minute 90 too.
+ */
+const incident = (perRequest: number, callers: string[] = ['bff'], handshakesFail = false) =>
   boardFrom({
     brief: 'CloudWatch alarm "bff-5xx" is in ALARM',
     services: [
@@ -18,6 +21,7 @@ const incident = (perRequest: number, callers: string[] = ['bff']) =>
       { service: 'bff', name: 'RequestCount', points: series(START, 120, (minute) => 1000 + (minute % 7) * 10) },
       { service: 'availability', name: 'RequestCount', points: series(START, 120, (minute) => (1000 + (minute % 7) * 10) * (minute >= 90 ? perRequest : 1.3)) },
       { service: 'availability', name: 'TargetResponseTime', points: series(START, 120, step(90, 0.15, 4)) },
+      ...(handshakesFail ? [{ service: 'availability', name: 'ClientTLSNegotiationErrorCount', points: series(START, 120, step(90, 0, 300)) }] : []),
     ],
     logs: Array.from({ length: 10 }, (_, index) => ({ service: 'bff', timestamp: at(START, 91 + index * 2), level: 'ERROR', message: `GET /v2/availability failed: 503 from availability (attempt ${(index % 5) + 1})` })),
   });
@@ -30,6 +34,12 @@ describe('retries that amplify', () => {
     expect(diagnosis.draft.rootCause.category).toBe('deploy');
     expect(diagnosis.draft.rootCause.summary).toMatch(/bff retries its calls to availability: availability gets 6 times as many requests for each request bff serves as usual/);
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'rollback', target: 'bff' });
+  });
+
+  it('a callee whose own evidence names a fault no load causes (its handshakes fail) is repeated because it fails: the retries are not the cause', () => {
+    const diagnosis = diagnose(incident(8, ['bff'], true));
+    expect(diagnosis.principles).not.toContain('retries-amplify');
+    expect(diagnosis.root).toBe('availability');
   });
 
   it('requests that keep their usual ratio to the caller’s are no retries', () => {

@@ -40,3 +40,42 @@ describe('a service that tries refused calls again at once keeps itself over the
     expect(diagnosis.principles).not.toContain('retries-amplify');
   });
 });
+
+/**
+ * A partner API two services call under one client id. The paged voucher service is refused
+ * 429 from minute 60; the sync worker logs each refused call, `retryWait` after which it tries again.
+ */
+const sharedLimit = (retryWait: string) =>
+  diagnose(
+    boardFrom({
+      brief: 'CloudWatch alarm "redeem-5xx" is in ALARM',
+      services: [
+        { name: 'redeem-api', kind: 'ecs', dependsOn: ['partner-points'] },
+        { name: 'sync-worker', kind: 'ecs', dependsOn: ['sync-queue', 'partner-points'] },
+        { name: 'sync-queue', kind: 'sqs' },
+        { name: 'partner-points', kind: 'external' },
+      ],
+      alarms: [{ name: 'redeem-5xx', service: 'redeem-api', state: 'ALARM', since: at(START, 64) }],
+      changes: [{ service: 'sync-worker', timestamp: at(START, -2 * 24 * 60), kind: 'deploy', summary: 'sync-worker 3.2.0: partner client moved to shared http defaults' }],
+      metrics: [{ service: 'redeem-api', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, step(60, 0, 90)) }],
+      logs: sorted([
+        ...lines('sync-worker', 0, 5, 12, 'INFO', (index) => `ledger push ${index} accepted`),
+        ...lines('sync-worker', 58, 2, 25, 'WARN', (index) => `ledger push ${index} refused: 429 Too Many Requests, try #${1 + (index % 9)}, ${retryWait}`),
+        ...lines('redeem-api', 60, 2, 25, 'ERROR', (index) => `voucher ${index} not issued: partner-points answered 429 (rate limited)`),
+      ]),
+    }),
+  );
+
+describe('a limit several callers share is kept exceeded by the one that retries what it refuses at once', () => {
+  it('the caller retrying at once is the cause, not the provider that refuses, nor the caller paged for it', () => {
+    const diagnosis = sharedLimit('next retry in 0ms');
+    expect(diagnosis.root).toBe('sync-worker');
+    expect(diagnosis.principles).toContain('retries-amplify');
+  });
+
+  it('a caller that waits before trying again is not singled out', () => {
+    const diagnosis = sharedLimit('next retry in 4000ms');
+    expect(diagnosis.root).not.toBe('sync-worker');
+    expect(diagnosis.principles).not.toContain('retries-amplify');
+  });
+});
