@@ -1,3 +1,4 @@
+import { median } from '../analysis/robust-statistics.ts';
 import { clientsOfUser } from './database-user.ts';
 import type { EvidenceBoard, Series } from './evidence-board.ts';
 import { changeText } from './change-text.ts';
@@ -26,18 +27,13 @@ interface Part {
   since: number;
 }
 
-const groupOf = (series: Series): string | undefined => {
-  const keys = Object.keys(series.dimensions ?? {});
-  if (keys.includes(breakdownKeys.user)) return breakdownKeys.user;
-  const statement = breakdownKeys.statement.find((key) => keys.includes(key));
-  if (statement) return 'statement';
-  return keys.includes(breakdownKeys.application) ? breakdownKeys.application : undefined;
-};
+type Group = keyof typeof breakdownKeys;
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+const groupOf = (series: Series): Group | undefined => {
+  const keys = Object.keys(series.dimensions ?? {});
+  if (keys.includes(breakdownKeys.user)) return 'user';
+  if (breakdownKeys.statement.some((key) => keys.includes(key))) return 'statement';
+  return keys.includes(breakdownKeys.application) ? 'application' : undefined;
 };
 
 /** How each part of one breakdown grew over the time the breakdown was read. */
@@ -58,10 +54,10 @@ const partsOf = (group: readonly Series[]): Part[] => {
 /** The statement's own tag, from the comment a client puts in front of its query (`/* rpt:finance/margin *\/` → `finance/margin`). */
 const statementTag = (statement: string): string | undefined => /\/\*\s*(?:[\w-]+:)?\s*([^*\s][^*]*?)\s*\*\//.exec(statement)?.[1];
 
-const clientsOfPart = (board: EvidenceBoard, group: string, part: Series, clients: readonly string[]): string[] => {
+const clientsOfPart = (board: EvidenceBoard, group: Group, part: Series, clients: readonly string[]): string[] => {
   const dimensions = part.dimensions ?? {};
-  if (group === breakdownKeys.user) return clientsOfUser(board, dimensions[breakdownKeys.user]!, clients);
-  if (group === breakdownKeys.application) return clients.filter((client) => client === dimensions[breakdownKeys.application]);
+  if (group === 'user') return clientsOfUser(board, dimensions[breakdownKeys.user]!, clients);
+  if (group === 'application') return clients.filter((client) => client === dimensions[breakdownKeys.application]);
   const tag = statementTag(breakdownKeys.statement.map((key) => dimensions[key]).find((value) => value !== undefined) ?? '');
   if (!tag) return [];
   return clients.filter(
@@ -71,7 +67,7 @@ const clientsOfPart = (board: EvidenceBoard, group: string, part: Series, client
 
 /** The one client the database's breakdown of its load names as the part that grew far beyond the rest, and since when. */
 export const clientOfLoadBreakdown = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since: number } | undefined => {
-  const groups = new Map<string, Series[]>();
+  const groups = new Map<Group, Series[]>();
   for (const series of board.series.filter((candidate) => candidate.service === resource)) {
     const group = groupOf(series);
     if (group) groups.set(group, [...(groups.get(group) ?? []), series]);
