@@ -3,7 +3,7 @@ import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { formatPlaceholder, PlaceholderType } from '../masking/placeholders.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
-import { iso, neighboursOf, type Signal } from './signals.ts';
+import { iso, METRIC_PERIOD_MS, neighboursOf, type Signal } from './signals.ts';
 import { serverErrorsFlat } from './usual-errors.ts';
 import { onsetOfReadings } from './readings.ts';
 
@@ -64,8 +64,6 @@ const scanningAddresses = (answered: readonly { line: LogRecord; status: number 
 /** At least this many refused requests make a pattern; at least this share of them must be probes. */
 const MIN_REFUSED = 5;
 const PROBE_SHARE = 0.8;
-/** Lines this long before a metric's onset belong to its first period. */
-const PERIOD_SLACK_MS = 5 * 60_000;
 
 const isProbe = (line: LogRecord): boolean => automatedClient.test(line.message) || probedPath.test(line.message);
 
@@ -77,7 +75,7 @@ export const refusedProbe = (line: LogRecord): boolean => answeredAsClientError(
 export const answeredRequestsNear = (board: EvidenceBoard, signal: Signal): { line: LogRecord; status: number }[] => {
   const near = neighboursOf(board, signal.service);
   return board.logs
-    .filter((line) => near.has(line.service) && line.at >= signal.at - PERIOD_SLACK_MS && requestLine.test(line.message))
+    .filter((line) => near.has(line.service) && line.at >= signal.at - METRIC_PERIOD_MS && requestLine.test(line.message))
     .map((line) => ({ line, status: statusOf(line.message) }))
     .filter((item): item is { line: LogRecord; status: number } => item.status !== undefined);
 };
@@ -95,7 +93,7 @@ const blockedAt = (board: EvidenceBoard, signal: Signal): { blocked: { line: Log
   const ownIds = new Set(board.series.filter((series) => series.service === signal.service).flatMap((series) => Object.values(series.dimensions ?? {})));
   const inFrontOf = (line: LogRecord) => line.service === signal.service || [...ownIds].some((id) => line.message.includes(`-${id}`));
   const blocked = board.logs
-    .filter((line) => line.at >= signal.at - PERIOD_SLACK_MS && blockedRecord.test(line.message) && inFrontOf(line))
+    .filter((line) => line.at >= signal.at - METRIC_PERIOD_MS && blockedRecord.test(line.message) && inFrontOf(line))
     .map((line) => ({ line, status: 403 }));
   const firewalls = new Set(blocked.map(({ line }) => line.service));
   const allowed = board.series.filter((series) => firewalls.has(series.service) && /allowed/i.test(series.name));

@@ -6,7 +6,7 @@ import { changeText, madeByAwsService, withdrawal } from './change-text.ts';
 import type { Principle } from './principles.ts';
 import { rulePortsMissed } from './rule-ports.ts';
 import { nextFiringAfter } from './schedule-expression.ts';
-import { SAME_TIME_MS, type Signal } from './signals.ts';
+import { METRIC_PERIOD_MS, SAME_TIME_MS, type Signal } from './signals.ts';
 
 /** How long before the trouble a change is still a suspect. */
 export const CHANGE_WINDOW_MS = 2 * 60 * 60_000;
@@ -59,9 +59,6 @@ export interface ChangeContext {
 /** Signals that say in words what failed; a metric point only says that something did, somewhere in its period. */
 export const worded = new Set<Signal['kind']>(['errors', 'mentioned', 'trace']);
 
-/** The period CloudWatch's basic monitoring reads most measures over. */
-const BASIC_PERIOD_MS = 5 * 60_000;
-
 /** A measure that turned and stays turned (a volume filling since a point in the window): it dates what it measures as well as a worded error. */
 const measuredRun = (signal: Signal): boolean => signal.kind === 'metric' && signal.ongoing && signal.substantial;
 
@@ -77,8 +74,8 @@ const firstSignOfEffect = (change: Change, evidence: readonly Signal[]): number 
   const explains = (signal: Signal) => changeExplains(change, failureKindsIn([signal])) || namesImage(image, signal);
   // A point of a measure stands for a period from its time: a change made within that period may have come before the failure it
   // shows. Not one an AWS service made on its own (scaling, replacing instances): it acts on what it measured, after it.
-  const periodHolds = (signal: Signal) => measuredRun(signal) && !madeByAwsService(change) && signal.at <= change.at && change.at < signal.at + BASIC_PERIOD_MS;
-  const times = evidence.filter((signal) => (worded.has(signal.kind) || measuredRun(signal)) && explains(signal)).map((signal) => (periodHolds(signal) ? signal.at + BASIC_PERIOD_MS : signal.at));
+  const periodHolds = (signal: Signal) => measuredRun(signal) && !madeByAwsService(change) && signal.at <= change.at && change.at < signal.at + METRIC_PERIOD_MS;
+  const times = evidence.filter((signal) => (worded.has(signal.kind) || measuredRun(signal)) && explains(signal)).map((signal) => (periodHolds(signal) ? signal.at + METRIC_PERIOD_MS : signal.at));
   return times.length > 0 ? Math.min(...times) : undefined;
 };
 

@@ -1,4 +1,3 @@
-import { severityOf } from '../analysis/log-templates.ts';
 import { leadingTrouble } from './leading-trouble.ts';
 import { sharedDependencyChanged } from './shared-dependency.ts';
 import { releaseAddedDependency, releaseAddedDependencyWords } from './new-dependency.ts';
@@ -34,7 +33,7 @@ import { duplicatesStartAt, outlastedVisibilityAt, outlastedVisibilityWords, typ
 import { repointedEndpointOf, repointedEndpointWords, type RepointedEndpoint } from './repointed-endpoint.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
 import { latentSettingAt, latentSettingFor, scheduleMovedInto } from './latent-setting.ts';
-import { retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords, type UnbackedRetries } from './retry-amplification.ts';
+import { retrierAtSharedLimit, retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords } from './retry-amplification.ts';
 import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
 import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
@@ -42,7 +41,7 @@ import { capacityBehind, clientToBlame, concurrencyRose, heldMechanisms, isShare
 import { callersOf, dataSourcesOf, dependenciesOf, kindOf } from './service-map.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
-import { nextFiringAfter } from './schedule-expression.ts';
+import { laterFiringOf } from './schedule-expression.ts';
 import { judgeHealth, type Explanation } from './health-verdict.ts';
 import { heldConnectionsWords, labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
 import type { Principle } from './principles.ts';
@@ -187,28 +186,6 @@ const rawErrorSignals = (board: EvidenceBoard, services: ReadonlySet<string>): S
       description: `"${quoteMessage(line.message)}" at ${line.service}`,
       text: line.message,
     }));
-
-/** A change that wrote a schedule which first fired well after the change was made. */
-const firesLaterThanMade = (change: Change): boolean => (nextFiringAfter(change) ?? change.at) - change.at > SAME_TIME_MS;
-
-/** A refusal that says the caller is over a limit, not that the callee is down. */
-const overLimit = /\b429\b|rate.?limit|too many requests|throttl/i;
-
-/**
- * The one caller of a limit several share that retries what it refuses at once, while another caller
- * is refused for being over the limit: that caller's retries keep the shared limit exceeded. With
- * several such callers, none of them alone does.
- */
-const retrierAtSharedLimit = (board: EvidenceBoard, limited: string, troubleAt: number): UnbackedRetries | undefined => {
-  const callers = callersOf(board, limited);
-  const retriers = callers.flatMap((caller) => unbackedRetriesAt(board, caller, troubleAt) ?? []);
-  if (retriers.length !== 1) return undefined;
-  const retrier = retriers[0]!;
-  const othersRefused = board.logs.some(
-    (line) => line.service !== retrier.caller && callers.includes(line.service) && line.at >= troubleAt && severityOfLine(line) >= severityOf('WARN') && overLimit.test(line.message),
-  );
-  return othersRefused ? retrier : undefined;
-};
 
 const incidentFrom = (
   board: EvidenceBoard,
@@ -468,7 +445,7 @@ const incidentFrom = (
     hotKey = root === culprit.service ? culprit.hotKey : undefined;
     suspectChange = root === culprit.service ? (culprit.change ?? latentLocking) : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
     // A schedule changed between its firings is tied to the trouble by its next firing, not by its own time.
-    if (suspectChange && suspectChange === culprit.change && firesLaterThanMade(suspectChange)) applied.push('change-shows-when-work-resumes');
+    if (suspectChange && suspectChange === culprit.change && laterFiringOf(suspectChange) !== undefined) applied.push('change-shows-when-work-resumes');
     tiedByTimeOnly = culprit.principle === 'early-client-is-load' || culprit.principle === 'client-change-at-shared-resource';
     if (root !== culprit.service) break;
   }

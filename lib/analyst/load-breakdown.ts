@@ -2,7 +2,8 @@ import { median } from '../analysis/robust-statistics.ts';
 import { clientsOfUser } from './database-user.ts';
 import type { EvidenceBoard, Series } from './evidence-board.ts';
 import { changeText } from './change-text.ts';
-import { onsetOfReadings, timedPoints } from './readings.ts';
+import { timedPoints } from './readings.ts';
+import { detectOnset } from '../analysis/onset.ts';
 
 /**
  * A database's own breakdown of its load (Performance Insights' load grouped by user, by statement
@@ -38,15 +39,14 @@ const groupOf = (series: Series): Group | undefined => {
 
 /** How each part of one breakdown grew over the time the breakdown was read. */
 const partsOf = (group: readonly Series[]): Part[] => {
-  const starts = group.flatMap((series) => timedPoints(series.points).slice(0, 1).map((point) => point.t));
-  const readFrom = Math.min(...starts);
-  return group.flatMap((series) => {
-    const points = timedPoints(series.points);
+  const read = group.map((series) => ({ series, points: timedPoints(series.points) }));
+  const readFrom = Math.min(...read.flatMap(({ points }) => points.slice(0, 1).map((point) => point.t)));
+  return read.flatMap(({ series, points }) => {
     if (points.length === 0) return [];
     // Absent while another part was read for at least two of its periods: it came from nothing.
     const spacing = points.length > 1 ? points[1]!.t - points[0]!.t : Number.POSITIVE_INFINITY;
     if (points[0]!.t - readFrom >= 2 * spacing) return [{ series, growth: median(points.map((point) => point.v)), since: points[0]!.t }];
-    const onset = onsetOfReadings(series.points);
+    const onset = detectOnset(points);
     return onset?.direction === 'up' ? [{ series, growth: onset.level - onset.baseline, since: onset.at }] : [];
   });
 };

@@ -315,12 +315,12 @@ const waitedOnLocks = (entry: string): boolean => {
  * its time waiting for locks is not heavy work, only held up by it.
  */
 const slowQueryUserNamedBy = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since?: number } | undefined => {
-  const entries = board.logs.filter((line) => line.service === resource && slowQueryUser.test(line.message) && !waitedOnLocks(line.message));
-  const users = new Set(entries.map((line) => slowQueryUser.exec(line.message)![1]!));
-  const named = clients.filter((client) => [...users].some((user) => userNamesClient(user, client)));
+  const entries = board.logs
+    .filter((line) => line.service === resource && slowQueryUser.test(line.message) && !waitedOnLocks(line.message))
+    .map((line) => ({ at: line.at, user: slowQueryUser.exec(line.message)![1]! }));
+  const named = clients.filter((client) => entries.some(({ user }) => userNamesClient(user, client)));
   if (named.length !== 1) return undefined;
-  const own = entries.filter((line) => userNamesClient(slowQueryUser.exec(line.message)![1]!, named[0]!));
-  return { service: named[0]!, since: own[0]!.at };
+  return { service: named[0]!, since: entries.find(({ user }) => userNamesClient(user, named[0]!))!.at };
 };
 
 /** The sessions (process ids) a database's lock waits name as holding the locks they wait for. */

@@ -1,5 +1,6 @@
 import { changeText } from './change-text.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
+import { METRIC_PERIOD_MS } from './signals.ts';
 
 /** The numbers a summary says changed ("rate 1000 -> 100", "MaxCapacity 40 to 4"), as written and as values. */
 export const numbersChanged = (summary: string) =>
@@ -40,9 +41,6 @@ const setToNone = /(desired.?count|capacity|tasks?|instances?|concurrency)\s*[=:
 /** What a change cut a capacity to, and from what when it says. */
 export const capacityLoweredBy = (summary: string): { from?: string; to: string } | undefined => loweredBy(summary) ?? (setToNone.test(summary) ? { to: '0' } : undefined);
 
-/** A cut takes effect at once; a trouble read on a series is dated by the period it first shows in, which may begin before the cut. */
-const ONSET_PERIOD_MS = 5 * 60_000;
-
 /** How long before the trouble a capacity cut is still its cause. */
 const CAPACITY_CUT_WINDOW_MS = 2 * 60 * 60_000;
 
@@ -57,7 +55,8 @@ const capacityWords = /capacity|desired.?count|instances?|tasks?(?![ _-]?def)|co
 export const capacityCutAt = (board: EvidenceBoard, root: string, onset: number): Change | undefined =>
   board.changes.find((change) => {
     const lowered = capacityLoweredBy(change.summary);
-    if (change.service !== root || (change.kind !== 'scaling' && change.kind !== 'config') || change.at > onset + ONSET_PERIOD_MS || !capacityWords.test(change.summary) || !lowered) return false;
+    // A cut takes effect at once; a trouble read on a series is dated by the period it first shows in, which may begin before the cut.
+    if (change.service !== root || (change.kind !== 'scaling' && change.kind !== 'config') || change.at > onset + METRIC_PERIOD_MS || !capacityWords.test(change.summary) || !lowered) return false;
     if (onset - change.at <= CAPACITY_CUT_WINDOW_MS) return true;
     // A summary may lower more than one number ("MinCapacity 2 -> 1, MaxCapacity 64 -> 16"): any of them may be the ceiling reached.
     const ceilings = [lowered.to, ...numbersChanged(change.summary).filter(({ was, is }) => is < was).map(({ to }) => to)].map((to) => Number(to.replace(/,/g, '')));

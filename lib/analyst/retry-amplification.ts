@@ -5,6 +5,8 @@ import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { meaningOf } from './metric-semantics.ts';
 import { drawsOnAccountQuota, quotaTenantsOf } from './account-quota.ts';
 import { callersOf, dependenciesOf } from './service-map.ts';
+import { METRIC_PERIOD_MS, severityOfLine } from './signals.ts';
+import { severityOf } from '../analysis/log-templates.ts';
 
 /** Requests per caller request this many times their usual: the caller sends each request several times. */
 const AMPLIFIED = 3;
@@ -82,8 +84,6 @@ const slowDown = /\b429\b|\b503\b|throttl|rate.?limit|too many requests|slow ?do
 const NO_BACKOFF_MS = 100;
 /** Lines that show it, so a stray one is not read as the client's way of retrying. */
 const FEWEST_LINES = 3;
-/** Lines this long before the trouble's dated onset belong to it (a metric dates it by its period). */
-const ONSET_SLACK_MS = 5 * 60_000;
 
 const retriedAtOnce = (message: string): boolean => {
   const burst = attemptsInMs.exec(message);
@@ -105,13 +105,32 @@ export interface UnbackedRetries {
  * release or configuration change, within a week.
  */
 export const unbackedRetriesAt = (board: EvidenceBoard, service: string, troubleAt: number): UnbackedRetries | undefined => {
-  const lines = board.logs.filter((line) => line.service === service && line.at >= troubleAt - ONSET_SLACK_MS && slowDown.test(line.message) && retriedAtOnce(line.message));
+  const lines = board.logs.filter((line) => line.service === service && line.at >= troubleAt - METRIC_PERIOD_MS && slowDown.test(line.message) && retriedAtOnce(line.message));
   if (lines.length < FEWEST_LINES) return undefined;
   const dependencies = board.services?.find((node) => node.name === service)?.dependsOn ?? [];
   const named = (name: string) => lines.some((line) => line.message.toLowerCase().includes(name.toLowerCase()));
   const callee = dependencies.find(named) ?? dependencies.find((name) => board.services?.find((node) => node.name === name)?.kind === 'external');
   const change = latestBreakingChangeBefore(board.changes, troubleAt, RETRY_CHANGE_REACH_MS, (candidate) => candidate.service === service);
   return { caller: service, ...(callee ? { callee } : {}), example: lines[0]!.message, ...(change ? { change } : {}) };
+};
+
+/** A refusal that says the caller is over a limit, not that the callee is down. */
+const overLimit = /\b429\b|rate.?limit|too many requests|throttl/i;
+
+/**
+ * The one caller of a limit several share that retries what it refuses at once, while another caller
+ * is refused for being over the limit: that caller's retries keep the shared limit exceeded. With
+ * several such callers, none of them alone does.
+ */
+export const retrierAtSharedLimit = (board: EvidenceBoard, limited: string, troubleAt: number): UnbackedRetries | undefined => {
+  const callers = callersOf(board, limited);
+  const retriers = callers.flatMap((caller) => unbackedRetriesAt(board, caller, troubleAt) ?? []);
+  if (retriers.length !== 1) return undefined;
+  const retrier = retriers[0]!;
+  const othersRefused = board.logs.some(
+    (line) => line.service !== retrier.caller && callers.includes(line.service) && line.at >= troubleAt && severityOfLine(line) >= severityOf('WARN') && overLimit.test(line.message),
+  );
+  return othersRefused ? retrier : undefined;
 };
 
 export const unbackedRetryWords = (retries: UnbackedRetries): string =>

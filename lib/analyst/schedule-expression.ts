@@ -1,4 +1,5 @@
 import type { Change } from './evidence-board.ts';
+import { SAME_TIME_MS } from './signals.ts';
 
 /**
  * What a change did to a schedule, in plain words, read from the expression it wrote. EventBridge
@@ -71,6 +72,12 @@ const cronWrittenBy = (change: Change): RegExpExecArray | null => {
 
 const DAY_MS = 24 * 60 * 60_000;
 
+/** The time zone a change's schedule fires in: its request's, or its own account's, else UTC. */
+const zoneOf = (change: Change): string => {
+  const timezone = requestOf(change)['scheduleExpressionTimezone'] ?? change.details?.['timezone'];
+  return typeof timezone === 'string' && timezone.length > 0 ? timezone : 'UTC';
+};
+
 /**
  * When the schedule a change wrote last fired at or before `at`, in UTC (or the request's time zone
  * when it names UTC), within the day before; undefined when the change wrote no cron expression with a
@@ -79,8 +86,7 @@ const DAY_MS = 24 * 60 * 60_000;
 export const lastFiringOf = (change: Change, at: number): number | undefined => {
   const cron = cronWrittenBy(change);
   if (!cron || !isNumber(cron[1]!) || !isNumber(cron[2]!)) return undefined;
-  const timezone = requestOf(change)['scheduleExpressionTimezone'] ?? change.details?.['timezone'];
-  if (typeof timezone === 'string' && timezone.length > 0 && timezone !== 'UTC') return undefined;
+  if (zoneOf(change) !== 'UTC') return undefined;
   const midnight = Math.floor(at / DAY_MS) * DAY_MS;
   const sameDay = midnight + (Number(cron[2]) * 60 + Number(cron[1])) * 60_000;
   const firing = sameDay <= at ? sameDay : sameDay - DAY_MS;
@@ -117,8 +123,7 @@ const LOOK_AHEAD_DAYS = 8;
 export const nextFiringAfter = (change: Change): number | undefined => {
   const cron = cronWrittenBy(change);
   if (!cron || !isNumber(cron[1]!) || !isNumber(cron[2]!) || !/^[*?]$/.test(cron[3]!)) return undefined;
-  const timezone = requestOf(change)['scheduleExpressionTimezone'] ?? change.details?.['timezone'];
-  const zone = typeof timezone === 'string' && timezone.length > 0 ? timezone : 'UTC';
+  const zone = zoneOf(change);
   const offset = zoneOffsetAt(change.at, zone);
   if (offset === undefined) return undefined;
   const localMidnight = Math.floor((change.at + offset) / DAY_MS) * DAY_MS;
@@ -128,4 +133,10 @@ export const nextFiringAfter = (change: Change): number | undefined => {
     if (firing !== undefined && firing > change.at && admitsDay(cron[5]!, new Date(wallClock).getUTCDay())) return firing;
   }
   return undefined;
+};
+
+/** When the schedule a change wrote first fired, when that was well after the change was made: the change lay quiet until then. */
+export const laterFiringOf = (change: Change): number | undefined => {
+  const firing = nextFiringAfter(change);
+  return firing !== undefined && firing - change.at > SAME_TIME_MS ? firing : undefined;
 };

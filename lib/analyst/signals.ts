@@ -55,6 +55,9 @@ export const namesService = (text: string, service: string): boolean => new RegE
 /** Onsets this close count as simultaneous: a sampling period, plus clock skew. */
 export const SAME_TIME_MS = 2 * 60_000;
 
+/** The period CloudWatch's basic monitoring reads most measures over: a point of a measure stands for the period from its time. */
+export const METRIC_PERIOD_MS = 5 * 60_000;
+
 /** An epoch-ms time as ISO-8601, without the noise of zero milliseconds. */
 export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 

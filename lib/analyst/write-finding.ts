@@ -7,9 +7,9 @@ import { circumstancesTraced } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { remediationInputsOf, remediationTraced, withRunbookStep } from './remediation-plan.ts';
-import { nextFiringAfter, scheduleWrittenBy } from './schedule-expression.ts';
+import { laterFiringOf, scheduleWrittenBy } from './schedule-expression.ts';
 import { kindOf } from './service-map.ts';
-import { iso, SAME_TIME_MS, type Signal } from './signals.ts';
+import { iso, type Signal } from './signals.ts';
 
 /**
  * Writes the finding for an inferred cause: the summary in plain words, the evidence it rests on,
@@ -203,8 +203,8 @@ const healthyDraft = (board: EvidenceBoard, verdict: HealthyVerdict): FindingDra
 /** How the change is tied to the trouble in time: just before it, before a long clean run ended, before the idle work next ran, or before what it governs happened. */
 const changeTiming = (applied: readonly Principle[], change: Change): string => {
   const schedule = scheduleWrittenBy(change);
-  const firing = nextFiringAfter(change);
-  if (schedule && firing !== undefined && firing - change.at > SAME_TIME_MS) return `wrote a schedule (${schedule}), and the trouble began when it next fired, at ${iso(firing)}`;
+  const firing = laterFiringOf(change);
+  if (schedule && firing !== undefined) return `wrote a schedule (${schedule}), and the trouble began when it next fired, at ${iso(firing)}`;
   return applied.includes('change-ended-clean-run')
     ? 'came before the trouble, and its failures, absent before it, began only after it'
     : applied.includes('change-shows-when-work-resumes')
