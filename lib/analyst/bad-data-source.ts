@@ -8,13 +8,15 @@ import { SAME_TIME_MS, severityOfLine, type Signal } from './signals.ts';
  * going upstream along the data's way (the writers of what it reads, and the writers of what they
  * read), the writer whose own log speaks of the same item (the same unit, order or key) first, no
  * later than the consumer failed on it, wrote the record; those after it passed it on. Items are matched by identifiers: tokens that mix letters and digits, or long numbers.
+ * Where no writer's log names the item, the one writer upstream released shortly before the first
+ * failure, while the consumer itself was not, changed what it writes.
  */
 
 /** Tokens that name one item: TRK-4471, ord_34kq9, 49657281934467. */
 const identifier = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b\d{6,}\b/g;
 
 /** A record the consumer could not read: it would not parse or decode, or it was not what it should be. */
-const unreadable = /decod|pars(e|ing)|deserializ|unmarshal|SyntaxError|Unexpected (end|token)|malformed|invalid (json|record|payload|message|data)|corrupt|truncat|schema|mismatch/i;
+const unreadable = /decod|pars(e|ing)|deserializ|unmarshal|unrecogni[sz]ed (field|property)|UnrecognizedProperty|SyntaxError|Unexpected (end|token)|malformed|invalid (json|record|payload|message|data)|corrupt|truncat|schema|mismatch/i;
 
 /** Upstream along the data's way: the writers of what `reader` reads, and the writers of what they read in turn. */
 export const upstreamWriters = (board: EvidenceBoard, reader: string): string[] => {
@@ -84,12 +86,33 @@ export const repeatedFailedItems = (board: EvidenceBoard, consumer: string): str
 const namesItem = (token: string, items: ReadonlySet<string>): boolean =>
   items.has(token) || [...items].some((item) => item.startsWith(`${token}-`) || item.startsWith(`${token}_`));
 
+/** A writer's release this long before a reader first failed on what it wrote is what changed the records. */
+const RELEASE_REACH_MS = 30 * 60_000;
+
+/** The one writer upstream released shortly before the consumer's first failure, when the consumer was not released since. */
+const releasedWriter = (board: EvidenceBoard, consumer: string, firstFailure: number): { service: string; wroteAt: number; readAt: number } | undefined => {
+  const releasesBefore = (service: string) => board.changes.filter((change) => change.service === service && change.kind === 'deploy' && change.at <= firstFailure && firstFailure - change.at <= RELEASE_REACH_MS);
+  const released = upstreamWriters(board, consumer).flatMap((writer) => releasesBefore(writer).map((change) => ({ writer, at: change.at })));
+  const writers = new Set(released.map(({ writer }) => writer));
+  if (writers.size !== 1) return undefined;
+  const wroteAt = Math.max(...released.map(({ at }) => at));
+  if (releasesBefore(consumer).some((change) => change.at >= wroteAt)) return undefined;
+  return { service: released[0]!.writer, wroteAt, readAt: firstFailure };
+};
+
+/** The consumer's failures on records it could not read, first first. */
+export const unreadableFailuresAt = (current: readonly Signal[], consumer: string): Signal[] =>
+  current.filter((signal) => signal.service === consumer && signal.kind === 'errors' && unreadable.test(signal.text)).sort((a, b) => a.at - b.at);
+
+/** In plain words: the reader fails on what the writer wrote, as its first such failure says. */
+export const unreadableWords = (writer: string, reader: string, failure: Signal): string => `${reader} cannot read what ${writer} writes: ${failure.description}.`;
+
 export const producerOfBadData = (board: EvidenceBoard, consumer: string, current: readonly Signal[]): { service: string; wroteAt: number; readAt: number } | undefined => {
-  const failures = current.filter((signal) => signal.service === consumer && signal.kind === 'errors' && unreadable.test(signal.text));
+  const failures = unreadableFailuresAt(current, consumer);
   if (failures.length === 0) return undefined;
   const firstFailure = Math.min(...failures.map((signal) => signal.at));
   const items = itemsFailedOn(board, consumer, firstFailure);
-  if (items.size === 0) return undefined;
+  if (items.size === 0) return releasedWriter(board, consumer, firstFailure);
   // The record was written before it was read: only what a writer logged by the first failure counts.
   const firstWrite = (writer: string) =>
     Math.min(...board.logs.filter((line) => line.service === writer && line.at <= firstFailure && [...identifiersIn(line.message)].some((token) => namesItem(token, items))).map((line) => line.at));
@@ -97,5 +120,5 @@ export const producerOfBadData = (board: EvidenceBoard, consumer: string, curren
   // Whoever wrote the item first put it there; those after it passed it on.
   const first = Math.min(...wrote.map(firstWrite));
   const originals = wrote.filter((writer) => firstWrite(writer) === first);
-  return originals.length === 1 ? { service: originals[0]!, wroteAt: first, readAt: firstFailure } : undefined;
+  return originals.length === 1 ? { service: originals[0]!, wroteAt: first, readAt: firstFailure } : wrote.length === 0 ? releasedWriter(board, consumer, firstFailure) : undefined;
 };

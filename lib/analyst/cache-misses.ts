@@ -1,5 +1,5 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
-import { latestBreakingChangeBefore } from './explaining-change.ts';
+import { CLOSE_CHANGE_MS, latestBreakingChangeBefore } from './explaining-change.ts';
 import { callersOf } from './service-map.ts';
 import type { Signal } from './signals.ts';
 
@@ -37,3 +37,32 @@ export const missingCacheOf = (board: EvidenceBoard, origin: string, signals: re
 
 export const missingCacheWords = (missing: MissingCache): string =>
   `${missing.cache} hits its cache less (${missing.fall.description}), so the requests it used to answer itself go on to ${missing.origin} as cache misses, more than ${missing.origin} can serve.`;
+
+/** A client of a cache whose release came just before the cache began to miss, and that fall. */
+export interface RekeyedCache {
+  cache: string;
+  client: string;
+  fall: Signal;
+  change: Change;
+}
+
+/**
+ * A cache that hits far less just after one of the clients that fill and read it was released, with
+ * no change of its own since, is asked differently by that release (new keys, a new pattern): the
+ * cache works, and the release is where its misses come from.
+ */
+export const rekeyedCacheOf = (board: EvidenceBoard, cache: string, signals: readonly Signal[]): RekeyedCache | undefined => {
+  const fall = signals.find((signal) => signal.service === cache && (signal.kind === 'metric' || signal.kind === 'trend') && hitRate.test(signal.text) && /went down|falling/.test(signal.description));
+  if (!fall) return undefined;
+  const releases = callersOf(board, cache).flatMap((client) =>
+    board.changes.filter((change) => change.service === client && change.kind === 'deploy' && change.at <= fall.at && fall.at - change.at <= CLOSE_CHANGE_MS).map((change) => ({ client, change })),
+  );
+  if (new Set(releases.map(({ client }) => client)).size !== 1) return undefined;
+  const { client, change } = releases.sort((a, b) => b.change.at - a.change.at)[0]!;
+  // A change of the cache's own after the release is the nearer reason it stopped hitting.
+  const own = latestBreakingChangeBefore(board.changes, fall.at, CACHE_CHANGE_REACH_MS, (candidate) => candidate.service === cache);
+  return own && own.at >= change.at ? undefined : { cache, client, fall, change };
+};
+
+export const rekeyedCacheWords = (rekeyed: RekeyedCache): string =>
+  `${rekeyed.cache} hits far less since ${rekeyed.client}'s release (${rekeyed.fall.description}), with no change of its own since: the release asks it differently (new keys or a new pattern), so what it used to answer from the cache goes on, as misses, to what ${rekeyed.client} calls behind it.`;

@@ -1,6 +1,6 @@
 import { categoryOfChange, causesIn, onlyLabelsOrWatches } from './cause-signals.ts';
 import type { Change } from './evidence-board.ts';
-import { scalingAddedRoom, timeoutSettingOf } from './lowered-setting.ts';
+import { onlyRaisedRateLimit, scalingAddedRoom, timeoutSettingOf } from './lowered-setting.ts';
 import { labelsAt } from './mechanism.ts';
 import type { Signal } from './signals.ts';
 import { changeText } from './change-text.ts';
@@ -66,12 +66,15 @@ export const failureKindsOfChange = (change: Change): Set<string> => {
   // Scaling that only added room (a policy adding write capacity, tasks scaled out) breaks nothing.
   if (scalingAddedRoom(change)) return new Set();
   const text = changeText(change);
-  return new Set([
+  const labels = new Set([
     ...settingEffects.filter(({ pattern }) => pattern.test(text)).map(({ label }) => label),
     ...causesIn(text).filter((hit) => hit.category !== 'config').map((hit) => hit.label),
     // A timeout it wrote cuts off what takes longer.
     ...(timeoutSettingOf(change) ? ['cut off'] : []),
   ]);
+  // A limit raised refuses fewer requests, never more.
+  if (onlyRaisedRateLimit(change.summary)) labels.delete('throttling');
+  return labels;
 };
 
 /**

@@ -6,7 +6,7 @@ import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryTraced } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn, failureKindsSaid } from './change-effects.ts';
-import { producerOfBadData } from './bad-data-source.ts';
+import { producerOfBadData, unreadableFailuresAt, unreadableWords } from './bad-data-source.ts';
 import { keptOldValuesBehind, keptOldValuesWords, type KeptOldValues } from './kept-old-values.ts';
 import { capacityCutAt } from './lowered-setting.ts';
 import { onlyWarnsOfCertificate } from './certificate-warnings.ts';
@@ -34,7 +34,7 @@ import { repointedEndpointOf, repointedEndpointWords, type RepointedEndpoint } f
 import { changeBeforeFirstFailure } from './first-failure.ts';
 import { latentSettingAt, latentSettingFor, scheduleMovedInto } from './latent-setting.ts';
 import { retrierAtSharedLimit, retryingCaller, retryWords, unbackedRetriesAt, unbackedRetryWords } from './retry-amplification.ts';
-import { missingCacheOf, missingCacheWords } from './cache-misses.ts';
+import { missingCacheOf, missingCacheWords, rekeyedCacheOf, rekeyedCacheWords } from './cache-misses.ts';
 import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
 import { capacityBehind, clientToBlame, concurrencyRose, heldMechanisms, isSharedCapacity, isStarved, namesOwnFault, replicaSource, tenantsOf, type Held } from './load-source.ts';
@@ -400,6 +400,18 @@ const incidentFrom = (
     rootAt(missingCache.cache);
     suspectChange = missingCache.change;
   }
+  // A cache that misses with no change of its own, just after a client's release, is asked differently by that release:
+  // from the cache, the client is where it starts; at that client, the misses are what its release did.
+  const rekeyed =
+    (suspectChange && suspectChange.service === root ? undefined : rekeyedCacheOf(board, root, signals)) ??
+    dependenciesOf(board, root)
+      .map((cache) => rekeyedCacheOf(board, cache, signals))
+      .find((found) => found?.client === root && (!suspectChange || suspectChange === found.change));
+  if (rekeyed) {
+    applied.push('client-change-at-shared-resource');
+    rootAt(rekeyed.client);
+    suspectChange = rekeyed.change;
+  }
   let overload = false;
   let runLoad: RunLoad | undefined;
   /** The resource on which the root holds what it or its other clients need, and what. */
@@ -524,6 +536,8 @@ const incidentFrom = (
   // A consumer that cannot read what a producer wrote shows the producer's bad data; the change
   // that explains it came before the item was written, which may be long before it was read.
   const writer = producerOfBadData(board, root, current);
+  const unreadAt = writer ? unreadableFailuresAt(current, root)[0] : undefined;
+  const reader = root;
   if (writer) {
     applied.push('bad-data-writer');
     chain.push(writer.service);
@@ -647,6 +661,7 @@ const incidentFrom = (
     (stale && root === stale.service && suspectChange === stale.change && placedAtRoot('stale data', staleDataWords(stale), 'stale-data-writer')) ||
     (keptOld && root === keptOld.writer && placedAtRoot('stale data', keptOldValuesWords(keptOld), 'writer-kept-old-values')) ||
     (missingCache && root === missingCache.cache && placedAtRoot('cache misses', missingCacheWords(missingCache), 'cache-misses-are-load')) ||
+    (rekeyed && root === rekeyed.client && placedAtRoot('cache misses', rekeyedCacheWords(rekeyed), 'client-change-at-shared-resource')) ||
     (retrying && root === retrying.caller && placedAtRoot('retries', retryWords(retrying), 'retries-amplify')) ||
     (unbacked && root === unbacked.caller && placedAtRoot('retries', unbackedRetryWords(unbacked), 'retries-amplify')) ||
     (addressHolder && root === addressHolder.holder && placedAtRoot('IP addresses', addressHolderWords(addressHolder), 'addresses-held-by-co-tenant')) ||
@@ -665,6 +680,8 @@ const incidentFrom = (
     (heldOn && placedAtRoot(heldOn.held, heldMechanisms[heldOn.held].words(board, root, heldOn.resource), heldMechanisms[heldOn.held].principle)) ||
     (ceiling && placedAtRoot('scaling ceiling', scalingCeilingWords(ceiling), 'capacity-ceiling-reached')) ||
     (loadedAs && !loadedAs.restatesChange && loadedAs) ||
+    // A writer whose own evidence names no mechanism but its change is seen through what its reader cannot read.
+    (writer && unreadAt && root === writer.service && (!ownMechanism || ownMechanism.restatesChange) && placedAtRoot('bad data', unreadableWords(root, reader, unreadAt), 'bad-data-writer')) ||
     overloadedThrottle(ownMechanism);
   // A client refused with the others by a database whose connections it took, not by load of its own, is holding them.
   const leaked = found?.label === 'connections' && loaded !== root && !overload ? heldConnectionsWords(root, loaded, signals.filter((signal) => signal.service === loaded)) : undefined;

@@ -15,6 +15,7 @@ import { isAccountWide, isFault, SAME_TIME_MS, seriesLabel, windowOf, type Signa
 import { quoteMessage } from '../text/quote.ts';
 import { onsetOfReadings, timedPoints } from './readings.ts';
 import { changeText } from './change-text.ts';
+import { capacityLoweredBy } from './lowered-setting.ts';
 import { userNamesClient } from './database-user.ts';
 import { clientOfLoadBreakdown } from './load-breakdown.ts';
 
@@ -415,7 +416,9 @@ const slotHolderOf = (board: EvidenceBoard, resource: string, clients: readonly 
   const growing = retainedLogGrowing(board, resource);
   if (growing === undefined) return undefined;
   const near = (at: number) => at <= growing + SAME_TIME_MS && growing - at <= SLOT_HOLD_REACH_MS;
-  const stopped = board.changes.filter((change) => clients.includes(change.service) && (stoppedWork.test(change.summary) || stoppingCall.test(change.summary)) && near(change.at));
+  // Scaled to nothing ("desiredCount 1 -> 0") is stopped too.
+  const stopsWork = (summary: string) => stoppedWork.test(summary) || stoppingCall.test(summary) || capacityLoweredBy(summary)?.to === '0';
+  const stopped = board.changes.filter((change) => clients.includes(change.service) && stopsWork(change.summary) && near(change.at));
   // Without the stop on record, the client's own measures going silent while the others go on says its work stopped.
   const end = windowOf(board)?.end;
   const silent = clients.flatMap((client) => {

@@ -14,6 +14,18 @@ export const loweredBy = (summary: string): { from: string; to: string } | undef
   return lowered ? { from: lowered.from, to: lowered.to } : undefined;
 };
 
+/**
+ * A change that only raised a limit on how fast callers may go (a burst or rate limit, a quota, a
+ * usage plan, provisioned capacity): fewer of their requests are refused, none more. Concurrency is
+ * not among them: more of it sends more load on to what the work calls.
+ */
+export const onlyRaisedRateLimit = (summary: string): boolean => {
+  const changed = numbersChanged(summary);
+  return rateLimitWords.test(summary) && !/concurren/i.test(summary) && changed.length > 0 && changed.every(({ was, is }) => is > was);
+};
+
+const rateLimitWords = /throttl|rate.?limit|burst|usage.?plan|quota|provisioned|capacity/i;
+
 /** A change that only raised a capacity (more write units, more tasks): headroom, which runs nothing short. */
 export const onlyRaisedCapacity = (summary: string): boolean => {
   const changed = numbersChanged(summary);

@@ -25,8 +25,11 @@ const routing = /ChangeResourceRecordSets|\bweight(ed|s)?\b|ModifyListener|Modif
 /** How many copies serve, as ECS and load balancers count them. */
 const capacityMeasure = /^(HealthyHostCount|RunningTaskCount|DesiredTaskCount|RunningCount|DesiredCount)$/i;
 
+/** A function's alias moved to its new version ("alias live -> version 37"): a release of the same code path, which sends it no one else's traffic. */
+const functionAliasMoved = /\balias\b[^.;,()]{0,30}?(->|→|\bto\b)\s*(version\s*)?\d+/gi;
+
 export const routedLoadOf = (board: EvidenceBoard, service: string, change: Change | undefined, signals: readonly Signal[]): RoutedLoad | undefined => {
-  if (!change || change.service !== service || !routing.test(changeText(change))) return undefined;
+  if (!change || change.service !== service || !routing.test(changeText(change).replace(functionAliasMoved, ''))) return undefined;
   const surge = signals
     .filter((signal) => signal.service === service && signal.kind === 'demand' && signal.substantial && signal.at >= change.at - SAME_TIME_MS && signal.at - change.at <= CHANGE_WINDOW_MS)
     .sort((a, b) => a.at - b.at)[0];

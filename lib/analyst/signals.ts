@@ -473,7 +473,8 @@ const metricSignals = (board: EvidenceBoard): Signal[] => {
       }
       // A surge is demand at least doubled; a rise of a few tens of percent is ordinary variation.
       // Requests moved onto one series from another of the service's own (blue to green) are no more requests.
-      if (meaningOf(series.name) === 'demand' && onset.direction === 'up') return [{ ...common, kind: 'demand', substantial: onset.relativeChange >= 1 && !movedBetweenItsOwnSeries(board, series, onset.at) }];
+      // More copies running is a scaler answering the load (or a backlog), not load of its own.
+      if (meaningOf(series.name) === 'demand' && onset.direction === 'up' && !runningCapacity.test(series.name)) return [{ ...common, kind: 'demand', substantial: onset.relativeChange >= 1 && !movedBetweenItsOwnSeries(board, series, onset.at) }];
       return [];
     }
     const breach = alarmedBreach(board, series, points, pointsOf);

@@ -122,6 +122,48 @@ describe('bad data is the fault of whoever wrote it', () => {
     );
     expect(diagnosis.root).toBe('importer');
   });
+
+  /** A stream reader that rejects a property it has no field for, after its only upstream writer's release (or after its own, too; or with no release at all). */
+  const unknownPropertyBoard = (readerReleasedAfter: boolean, writerReleased = true) =>
+    boardFrom({
+      brief: 'CloudWatch alarm "meter-stream-age" is in ALARM',
+      services: [
+        { name: 'meter-agent', kind: 'ecs', dependsOn: ['meter-stream'] },
+        { name: 'meter-stream', kind: 'kinesis' },
+        { name: 'rater', kind: 'ecs', dependsOn: ['meter-stream', 'rates-db'] },
+        { name: 'rates-db', kind: 'rds' },
+        { name: 'statements', kind: 'ecs', dependsOn: ['rates-db'] },
+      ],
+      alarms: [{ name: 'meter-stream-age', service: 'meter-stream', state: 'ALARM', since: at(START, 80) }],
+      changes: [
+        { service: 'statements', timestamp: at(START, 5), kind: 'deploy', summary: 'statements 7.1.0 rolled out (PDF footer)' },
+        ...(writerReleased ? [{ service: 'meter-agent', timestamp: at(START, 46), kind: 'deploy', summary: 'meter-agent 3.4.0 rolled out (tags each reading with its contract)' }] : []),
+        ...(readerReleasedAfter ? [{ service: 'rater', timestamp: at(START, 48), kind: 'deploy', summary: 'rater 12.0.0 rolled out (strict reading model)' }] : []),
+      ],
+      metrics: [{ service: 'meter-stream', name: 'IteratorAge', points: series(START, 90, (minute) => (minute < 50 ? 400 : (minute - 50) * 60000)) }],
+      logs: sorted([
+        ...lines('meter-agent', 0, 5, 18, 'INFO', (index) => `put ${300 + index} readings to the stream`),
+        ...lines('rater', 0, 5, 10, 'INFO', (index) => `rated ${280 + index} readings`),
+        ...lines('rater', 50, 3, 12, 'ERROR', () => 'reading rejected: UnrecognizedPropertyException: Unrecognized field "contractRef" (class Reading), not marked as ignorable'),
+      ]),
+    });
+
+  it('a reader refusing a property it does not know, where no writer names the record, leads to the one writer upstream released just before', () => {
+    const diagnosis = diagnose(unknownPropertyBoard(false));
+    expect(diagnosis.root).toBe('meter-agent');
+    expect(diagnosis.draft.rootCause.summary).toContain('rater cannot read what meter-agent writes');
+    expect(diagnosis.draft.rootCause.summary).toContain('Unrecognized field');
+  });
+
+  it('but not when the reader was itself released after that writer: its own release may be what no longer reads the records', () => {
+    expect(diagnose(unknownPropertyBoard(true)).root).not.toBe('meter-agent');
+  });
+
+  it('a property the reader does not know is bad data to it, even with no release to blame', () => {
+    const diagnosis = diagnose(unknownPropertyBoard(false, false));
+    expect(diagnosis.root).toBe('rater');
+    expect(diagnosis.category).toBe('data');
+  });
 });
 
 describe('a callee that refuses the caller\'s credential works; the caller\'s key does not', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { rekeyedCacheOf } from '../../lib/analyst/cache-misses.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { collectSignals } from '../../lib/analyst/signals.ts';
 import { at, boardFrom, linesFrom, series, sorted, step } from './board-builder.ts';
 
 const START = '2026-02-02T00:00:00.000Z';
@@ -87,5 +89,54 @@ describe('an origin on the way to the root carrying a cache\'s misses', () => {
 
   it('behind a cache that hits as usual, the load is not the cache\'s', () => {
     expect(diagnose(board(false)).principles).not.toContain('cache-misses-are-load');
+  });
+});
+
+describe('a cache that misses just after a client that reads it was released', () => {
+  const MINUTE_START = '2026-08-11T07:00:00.000Z';
+  const lines = linesFrom(MINUTE_START);
+  /** A pricing service reads a Redis cache before calling its suppliers; `cacheChangedAfter`: the cache's own parameters changed after the release. */
+  const board = (cacheChangedAfter: boolean) =>
+    boardFrom({
+      brief: 'CloudWatch alarm "fares-fn-errors" is in ALARM',
+      services: [
+        { name: 'fares-fn', kind: 'lambda', dependsOn: ['pricing'] },
+        { name: 'pricing', kind: 'ecs', dependsOn: ['price-cache', 'suppliers'] },
+        { name: 'price-cache', kind: 'other', arn: 'arn:aws:elasticache:eu-west-1:123456789012:replicationgroup:price-cache' },
+        { name: 'suppliers', kind: 'external' },
+      ],
+      alarms: [{ name: 'fares-fn-errors', service: 'fares-fn', state: 'ALARM', since: at(MINUTE_START, 80) }],
+      changes: [
+        { service: 'price-cache', timestamp: at(MINUTE_START, -3 * 24 * 60), kind: 'infrastructure', summary: 'ElastiCache engine patch applied in the maintenance window' },
+        { service: 'pricing', timestamp: at(MINUTE_START, 68), kind: 'deploy', summary: 'pricing 8.2.0 rolled out' },
+        ...(cacheChangedAfter ? [{ service: 'price-cache', timestamp: at(MINUTE_START, 70), kind: 'config', summary: 'ModifyCacheParameterGroup price-cache: maxmemory-policy allkeys-lru -> volatile-ttl' }] : []),
+      ],
+      metrics: [
+        { service: 'price-cache', name: 'CacheHitRate', points: series(MINUTE_START, 120, step(72, 94, 6)) },
+        { service: 'pricing', name: 'TargetResponseTime', points: series(MINUTE_START, 120, step(72, 0.12, 2.9)) },
+        { service: 'fares-fn', name: 'Errors', points: series(MINUTE_START, 120, step(72, 0, 300)) },
+      ],
+      logs: sorted([
+        ...lines('pricing', 0, 5, 24, 'INFO', (index) => `priced basket ${index}`),
+        ...lines('fares-fn', 73, 3, 12, 'ERROR', () => 'Task timed out after 6.00 seconds'),
+      ]),
+    });
+
+  it('is asked differently by that release: the client and its release are the cause, and the cache is said to work', () => {
+    const diagnosis = diagnose(board(false));
+    expect(diagnosis.root).toBe('pricing');
+    expect(diagnosis.principles).toContain('client-change-at-shared-resource');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/price-cache hits far less since pricing's release/);
+    expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'rollback', target: 'pricing' });
+  });
+
+  it('but a change of the cache\'s own after the release is the nearer reason; one days before it is not', () => {
+    expect(diagnose(board(true)).draft.rootCause.summary).not.toMatch(/hits far less since pricing's release/);
+    const readOn = (cacheChangedAfter: boolean) => {
+      const evidence = board(cacheChangedAfter);
+      return rekeyedCacheOf(evidence, 'price-cache', collectSignals(evidence));
+    };
+    expect(readOn(false)).toMatchObject({ client: 'pricing', change: { summary: 'pricing 8.2.0 rolled out' } });
+    expect(readOn(true)).toBeUndefined();
   });
 });

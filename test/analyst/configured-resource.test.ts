@@ -38,6 +38,12 @@ describe('what a configuration change can break, read from what it changed', () 
     expect(failureKindsOfChange(asChange('infrastructure', 'terraform apply: created usage plan partner-trial'))).toEqual(new Set());
   });
 
+  it('reads a limit on how fast callers may go, only raised, as throttling nothing; raised concurrency still sends more on', () => {
+    expect(failureKindsOfChange(asChange('config', 'UpdateStage partners/live: burstLimit 200 -> 350, rateLimit 100 -> 150'))).not.toContain('throttling');
+    expect(failureKindsOfChange(asChange('config', 'UpdateStage partners/live: burstLimit 350 -> 200'))).toContain('throttling');
+    expect(failureKindsOfChange(asChange('config', 'PutFunctionConcurrency importer: reserved concurrency 5 -> 50'))).toContain('throttling');
+  });
+
   it('reads scaling that only added room as breaking nothing; a scaling change that cut capacity, or took away the means to scale, can throttle', () => {
     expect(failureKindsOfChange(asChange('scaling', 'Application Auto Scaling: Setting write capacity units to 6000.'))).toEqual(new Set());
     expect(failureKindsOfChange(asChange('scaling', 'Application Auto Scaling: write capacity units 6000 -> 1000 (scheduled action night-low)'))).toContain('throttling');

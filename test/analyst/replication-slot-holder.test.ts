@@ -41,6 +41,10 @@ describe('a database filled by the log it keeps for a replication slot', () => {
     expect(draft.rootCause.summary).toMatch(/replication slot/);
     expect(draft.remediation.map((step) => [step.action, step.target])).toEqual([['restart', 'listings-cdc']]);
   });
+  it('is held by the client scaled to nothing as the log began to grow; scaled down to fewer copies, it still reads', () => {
+    expect(retainedLog({ stop: 'UpdateService data/listings-cdc: desiredCount 1 -> 0' }).rootCause.service).toBe('listings-cdc');
+    expect(retainedLog({ stop: 'UpdateService data/listings-cdc: desiredCount 3 -> 2' }).rootCause.service).not.toBe('listings-cdc');
+  });
   it('is held by the client whose own measures went silent then, when its stop is not on record', () => {
     expect(retainedLog({ cdcSilentFrom: 236 }).rootCause.service).toBe('listings-cdc');
   });

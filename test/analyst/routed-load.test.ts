@@ -52,4 +52,8 @@ describe('traffic a routing change moved onto a service that was not scaled for 
     expect(cutover({ kind: 'config', summary: 'Automatic key rotation completed for alias/orders-pii (CloudTrail RotateKey)' }, surge).rootCause.summary).not.toContain('moved traffic');
     expect(cutover({ kind: 'network', summary: 'Route 53 UPSERT api.example.com A alias to the green load balancer' }, surge).rootCause.summary).toContain('moved traffic');
   });
+
+  it('is not a function alias moved to its new version: that releases the same code path, sending it no one else\'s traffic', () => {
+    expect(cutover({ kind: 'deploy', summary: 'api-green 4.2.0: alias prod moved to version 18 (from 17)' }, surge).rootCause.summary).not.toContain('moved traffic');
+  });
 });
