@@ -1,7 +1,7 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
 import { CLOSE_CHANGE_MS, latestBreakingChangeBefore } from './explaining-change.ts';
-import { callersOf } from './service-map.ts';
-import type { Signal } from './signals.ts';
+import { callersOf, dependenciesOf, kindOf } from './service-map.ts';
+import { isCache, type Signal } from './signals.ts';
 
 /** A cache's share of requests it answers itself. */
 const hitRate = /hit.?(rate|ratio)/i;
@@ -17,16 +17,27 @@ export interface MissingCache {
   change?: Change;
 }
 
+const isCacheService = (board: EvidenceBoard, service: string): boolean =>
+  kindOf(board, service) === 'elasticache' || (board.services?.some((node) => node.name === service && isCache(node)) ?? false);
+
+/** What may stand in for `origin`: a cache in front of it (it calls the origin), or one its callers read first and fall back from to the origin on a miss. */
+const cachesFor = (board: EvidenceBoard, origin: string): string[] => {
+  const callers = callersOf(board, origin);
+  const aside = callers.flatMap((caller) => dependenciesOf(board, caller).filter((dependency) => dependency !== origin && isCacheService(board, dependency)));
+  return [...new Set([...callers, ...aside])];
+};
+
 /**
  * A cache in front of a service answers most requests itself; when its hit rate falls, every miss
- * goes on to the service behind it. An origin whose demand surged while a cache in front of it hit
- * less is carrying that cache's misses: the cache is where the load comes from, and its latest
- * change within a week (a new cache key or policy, a shorter TTL) is why it stopped hitting.
+ * goes on to the service behind it; so does a cache its callers read first, each miss read again from
+ * the service. An origin whose demand surged while such a cache hit less is carrying that cache's
+ * misses: the cache is where the load comes from, and its latest change within a week (a new cache
+ * key or policy, a shorter TTL, a smaller node) is why it stopped hitting.
  */
 export const missingCacheOf = (board: EvidenceBoard, origin: string, signals: readonly Signal[], troubleAt: number): MissingCache | undefined => {
   const surged = signals.some((signal) => signal.service === origin && signal.kind === 'demand' && signal.substantial);
   if (!surged || !Number.isFinite(troubleAt)) return undefined;
-  const falls = callersOf(board, origin).flatMap((cache) =>
+  const falls = cachesFor(board, origin).flatMap((cache) =>
     signals.filter((signal) => signal.service === cache && (signal.kind === 'metric' || signal.kind === 'trend') && hitRate.test(signal.text) && /went down|falling/.test(signal.description)).map((fall) => ({ cache, fall })),
   );
   if (new Set(falls.map(({ cache }) => cache)).size !== 1) return undefined;

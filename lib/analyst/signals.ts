@@ -618,7 +618,7 @@ const ofKind =
     node.kind === kind;
 
 /** An in-memory cache (ElastiCache, MemoryDB) is modelled as `other`: its ARN or its engine says what it is. */
-const isCache = (node: ServiceNode): boolean => /:(elasticache|memorydb):/.test(node.arn ?? '') || /redis|valkey|memcache/i.test(Object.values(node.tags ?? {}).join(' '));
+export const isCache = (node: ServiceNode): boolean => /:(elasticache|memorydb):/.test(node.arn ?? '') || /redis|valkey|memcache/i.test(Object.values(node.tags ?? {}).join(' '));
 
 /** Words in an error that say which kind of datastore it is about. */
 const datastoreWords: readonly [RegExp, (node: ServiceNode) => boolean][] = [

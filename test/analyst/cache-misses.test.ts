@@ -140,3 +140,40 @@ describe('a cache that misses just after a client that reads it was released', (
     expect(readOn(true)).toBeUndefined();
   });
 });
+
+describe('a database carrying the misses of a cache its callers read first', () => {
+  const MINUTE_START = '2026-03-17T06:00:00.000Z';
+  /** An API reads a Redis cache, then the database on a miss; `hitRateFalls`: the cache hits less after its nodes were made smaller. */
+  const board = (hitRateFalls: boolean) =>
+    boardFrom({
+      brief: 'CloudWatch alarm "menu-db-cpu" is in ALARM',
+      services: [
+        { name: 'menu-api', kind: 'ecs', dependsOn: ['menu-cache', 'menu-db'] },
+        { name: 'menu-cache', kind: 'other', tags: { engine: 'valkey 8' } },
+        { name: 'menu-db', kind: 'rds' },
+        { name: 'menu-sync', kind: 'ecs', dependsOn: ['menu-db'] },
+      ],
+      alarms: [{ name: 'menu-db-cpu', service: 'menu-db', state: 'ALARM', since: at(MINUTE_START, 100) }],
+      changes: [
+        { service: 'menu-cache', timestamp: at(MINUTE_START, 20), kind: 'config', summary: 'ModifyReplicationGroup menu-cache: smaller nodes' },
+        { service: 'menu-sync', timestamp: at(MINUTE_START, 85), kind: 'deploy', summary: 'menu-sync 1.9.0 rolled out' },
+      ],
+      metrics: [
+        { service: 'menu-cache', name: 'CacheHitRate', points: series(MINUTE_START, 120, (minute) => (hitRateFalls && minute >= 70 ? 40 : 96)) },
+        { service: 'menu-db', name: 'ReadIOPS', points: series(MINUTE_START, 120, step(70, 150, 2400)) },
+        { service: 'menu-db', name: 'CPUUtilization', points: series(MINUTE_START, 120, step(72, 18, 95)) },
+        { service: 'menu-api', name: 'RequestCount', points: series(MINUTE_START, 120, () => 9000) },
+      ],
+    });
+
+  it('is loaded by that cache: the cache, and the change after which it stopped hitting, is the cause', () => {
+    const diagnosis = diagnose(board(true));
+    expect(diagnosis.root).toBe('menu-cache');
+    expect(diagnosis.principles).toContain('cache-misses-are-load');
+    expect(diagnosis.draft.rootCause.summary).toMatch(/go on to menu-db as cache misses/);
+  });
+
+  it('beside a cache that hits as usual, the database\'s load is not the cache\'s', () => {
+    expect(diagnose(board(false)).principles).not.toContain('cache-misses-are-load');
+  });
+});
