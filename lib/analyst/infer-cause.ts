@@ -536,7 +536,7 @@ const incidentFrom = (
   // A consumer that cannot read what a producer wrote shows the producer's bad data; the change
   // that explains it came before the item was written, which may be long before it was read.
   const writer = producerOfBadData(board, root, current);
-  const unreadAt = writer ? unreadableFailuresAt(current, root)[0] : undefined;
+  const unreadFailure = writer ? unreadableFailuresAt(current, root)[0] : undefined;
   const reader = root;
   if (writer) {
     applied.push('bad-data-writer');
@@ -681,7 +681,7 @@ const incidentFrom = (
     (ceiling && placedAtRoot('scaling ceiling', scalingCeilingWords(ceiling), 'capacity-ceiling-reached')) ||
     (loadedAs && !loadedAs.restatesChange && loadedAs) ||
     // A writer whose own evidence names no mechanism but its change is seen through what its reader cannot read.
-    (writer && unreadAt && root === writer.service && (!ownMechanism || ownMechanism.restatesChange) && placedAtRoot('bad data', unreadableWords(root, reader, unreadAt), 'bad-data-writer')) ||
+    (writer && unreadFailure && root === writer.service && (!ownMechanism || ownMechanism.restatesChange) && placedAtRoot('bad data', unreadableWords(root, reader, unreadFailure), 'bad-data-writer')) ||
     overloadedThrottle(ownMechanism);
   // A client refused with the others by a database whose connections it took, not by load of its own, is holding them.
   const leaked = found?.label === 'connections' && loaded !== root && !overload ? heldConnectionsWords(root, loaded, signals.filter((signal) => signal.service === loaded)) : undefined;

@@ -14,23 +14,24 @@ export const loweredBy = (summary: string): { from: string; to: string } | undef
   return lowered ? { from: lowered.from, to: lowered.to } : undefined;
 };
 
+/** Every number a summary says changed went up. */
+const onlyRaised = (summary: string): boolean => {
+  const changed = numbersChanged(summary);
+  return changed.length > 0 && changed.every(({ was, is }) => is > was);
+};
+
+/** Words of a limit on how fast callers may go. */
+const rateLimitWords = /throttl|rate.?limit|burst|usage.?plan|quota|provisioned|capacity/i;
+
 /**
  * A change that only raised a limit on how fast callers may go (a burst or rate limit, a quota, a
  * usage plan, provisioned capacity): fewer of their requests are refused, none more. Concurrency is
  * not among them: more of it sends more load on to what the work calls.
  */
-export const onlyRaisedRateLimit = (summary: string): boolean => {
-  const changed = numbersChanged(summary);
-  return rateLimitWords.test(summary) && !/concurren/i.test(summary) && changed.length > 0 && changed.every(({ was, is }) => is > was);
-};
-
-const rateLimitWords = /throttl|rate.?limit|burst|usage.?plan|quota|provisioned|capacity/i;
+export const onlyRaisedRateLimit = (summary: string): boolean => rateLimitWords.test(summary) && !/concurren/i.test(summary) && onlyRaised(summary);
 
 /** A change that only raised a capacity (more write units, more tasks): headroom, which runs nothing short. */
-export const onlyRaisedCapacity = (summary: string): boolean => {
-  const changed = numbersChanged(summary);
-  return capacityWords.test(summary) && changed.length > 0 && changed.every(({ was, is }) => is > was);
-};
+export const onlyRaisedCapacity = (summary: string): boolean => capacityWords.test(summary) && onlyRaised(summary);
 
 /** Scaling that takes away the means to scale (a scalable target deregistered, a policy deleted, scaling suspended). */
 const scalingRemoved = /deregister|delete|disabl|remov|suspend|detach/i;
