@@ -21,11 +21,11 @@ export const rawIdentifiers = (scenario: Scenario): Map<string, string> => {
   for (const [kind, pattern] of patterns) for (const match of text.matchAll(pattern)) found.set(match[0], kind);
   for (const match of text.matchAll(/arn:aws[a-z-]*:[a-z0-9-]*:[a-z0-9-]*:(\d{12}):/g)) found.set(match[1]!, 'account-id');
   // AWS service principals, public regional endpoints (ec2.amazonaws.com,
-  // dynamodb.us-east-1.amazonaws.com), AWS's own domain (`*.amazonaws.com`) and its documentation and console hosts are public names,
-  // not the customer's hosts.
+  // dynamodb.us-east-1.amazonaws.com), AWS's own domains (`*.amazonaws.com`, `aws.amazon.com`, which AWS's own error
+  // messages link) and its documentation and console hosts are public names, not the customer's hosts.
   for (const [value, kind] of found) {
     if (kind === 'host' && /^(?:[a-z0-9-]+(\.[a-z]{2}(-gov)?-[a-z]+-\d)?\.)?amazonaws\.com$/i.test(value)) found.delete(value);
-    if (kind === 'host' && /^(?:docs|console)\.aws\.amazon\.com$/i.test(value)) found.delete(value);
+    if (kind === 'host' && /^(?:(?:docs|console)\.)?aws\.amazon\.com$/i.test(value)) found.delete(value);
   }
   // AWS-managed policies (arn:aws:iam::aws:policy/…) are the same public names in every account,
   // and an ARN written as a template (`arn:aws:sqs:<region>:<account>:<queue>`) names no resource.
