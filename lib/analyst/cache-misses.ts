@@ -6,6 +6,10 @@ import { isCache, type Signal } from './signals.ts';
 /** A cache's share of requests it answers itself. */
 const hitRate = /hit.?(rate|ratio)/i;
 
+/** Where `cache`'s hit rate fell, as the signals read it. */
+const hitRateFallsAt = (signals: readonly Signal[], cache: string): Signal[] =>
+  signals.filter((signal) => signal.service === cache && (signal.kind === 'metric' || signal.kind === 'trend') && hitRate.test(signal.text) && /went down|falling/.test(signal.description));
+
 /** A cache's key or policy is changed days before the peak that finds its misses too many for the origin. */
 const CACHE_CHANGE_REACH_MS = 7 * 24 * 60 * 60_000;
 
@@ -37,9 +41,7 @@ const cachesFor = (board: EvidenceBoard, origin: string): string[] => {
 export const missingCacheOf = (board: EvidenceBoard, origin: string, signals: readonly Signal[], troubleAt: number): MissingCache | undefined => {
   const surged = signals.some((signal) => signal.service === origin && signal.kind === 'demand' && signal.substantial);
   if (!surged || !Number.isFinite(troubleAt)) return undefined;
-  const falls = cachesFor(board, origin).flatMap((cache) =>
-    signals.filter((signal) => signal.service === cache && (signal.kind === 'metric' || signal.kind === 'trend') && hitRate.test(signal.text) && /went down|falling/.test(signal.description)).map((fall) => ({ cache, fall })),
-  );
+  const falls = cachesFor(board, origin).flatMap((cache) => hitRateFallsAt(signals, cache).map((fall) => ({ cache, fall })));
   if (new Set(falls.map(({ cache }) => cache)).size !== 1) return undefined;
   const { cache, fall } = falls[0]!;
   const change = latestBreakingChangeBefore(board.changes, troubleAt, CACHE_CHANGE_REACH_MS, (candidate) => candidate.service === cache);
@@ -63,7 +65,7 @@ export interface RekeyedCache {
  * cache works, and the release is where its misses come from.
  */
 export const rekeyedCacheOf = (board: EvidenceBoard, cache: string, signals: readonly Signal[]): RekeyedCache | undefined => {
-  const fall = signals.find((signal) => signal.service === cache && (signal.kind === 'metric' || signal.kind === 'trend') && hitRate.test(signal.text) && /went down|falling/.test(signal.description));
+  const fall = hitRateFallsAt(signals, cache)[0];
   if (!fall) return undefined;
   const releases = callersOf(board, cache).flatMap((client) =>
     board.changes.filter((change) => change.service === client && change.kind === 'deploy' && change.at <= fall.at && fall.at - change.at <= CLOSE_CHANGE_MS).map((change) => ({ client, change })),

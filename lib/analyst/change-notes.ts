@@ -18,7 +18,8 @@ const planChanges = (lines: readonly string[]): string[] => {
   return changing.length > 0 ? changing : [...lines];
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A JSON object, not an array or a scalar: what a change's details nest. */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Settings a map moved, each `setting: [before, after]` (`cache.ttlSeconds: 300 -> 60`). */
 const movedIn = (map: Record<string, unknown>): string[] =>

@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../masking/regex-text.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 
 /** Who a database user is: the client it names, or the client that says it connects as it. */
@@ -19,15 +20,13 @@ export const userNamesClient = (user: string, client: string): boolean => {
   return own.length > 0 && own.every((word) => clientWords.some((full) => abbreviates(word, full)));
 };
 
-const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * Whether the client's own logs say it connects as the user: a connection address carrying it
  * (`postgresql://reporter@orders-db:5432`) or the user set outright (`user=reporter`). A user the
  * masking replaced (`<USER_2>`) is replaced the same way wherever it appears, so it still matches.
  */
 export const connectsAs = (board: EvidenceBoard, client: string, user: string): boolean => {
-  const stated = new RegExp(`(?:\\/\\/|\\s|^)${escaped(user)}(?::[^@\\s]*)?@|\\b(?:db_?)?user(?:name)?[=:]\\s*["']?${escaped(user)}(?![\\w-])`, 'i');
+  const stated = new RegExp(`(?:\\/\\/|\\s|^)${escapeRegExp(user)}(?::[^@\\s]*)?@|\\b(?:db_?)?user(?:name)?[=:]\\s*["']?${escapeRegExp(user)}(?![\\w-])`, 'i');
   return board.logs.some((line) => line.service === client && stated.test(line.message));
 };
 

@@ -1,3 +1,4 @@
+import { isRecord } from './change-notes.ts';
 import type { Change } from './evidence-board.ts';
 import { SAME_TIME_MS } from './signals.ts';
 
@@ -10,8 +11,6 @@ import { SAME_TIME_MS } from './signals.ts';
 
 const cronExpression = /^cron\((\S+) (\S+) (\S+) (\S+) (\S+)(?: (\S+))?\)$/;
 const rateExpression = /^rate\((\d+) (minutes?|hours?|days?)\)$/;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The request parameters a change's CloudTrail event carries, or none: the change may be that event,
