@@ -13,7 +13,7 @@ const DAY_MS = 24 * 60 * 60_000;
 /** An announcement names a window in the coming week at most (a weekly maintenance window). */
 const ANNOUNCEMENT_REACH_MS = 7 * DAY_MS;
 
-const windowPattern = /(?:[a-z]{3}:)?(\d{1,2}):(\d{2})\s*(?:-|–|to)\s*(?:[a-z]{3}:)?(\d{1,2}):(\d{2})\s*(?:UTC|GMT|Z)\b/i;
+const windowPattern = /(?:[a-z]{3}:)?(\d{1,2}):(\d{2})\s*(?:-|–|to|and)\s*(?:[a-z]{3}:)?(\d{1,2}):(\d{2})\s*(?:UTC|GMT|Z)\b/i;
 const maintenanceWindowPattern = /\b(sun|mon|tue|wed|thu|fri|sat):(\d{2}):(\d{2})-(?:sun|mon|tue|wed|thu|fri|sat):(\d{2}):(\d{2})\b/i;
 const weekdays = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
@@ -56,6 +56,11 @@ export const announcedWindowAround = (change: Change, time: number, slackMs: num
   if (stretch) return change.at <= stretch.start + slackMs && time >= stretch.start - slackMs && time <= stretch.end + slackMs ? stretch : undefined;
   const window = announcedWindowOf(change.summary);
   if (!window || time < change.at || time - change.at > ANNOUNCEMENT_REACH_MS) return undefined;
+  return dailyWindowAround(window, time, slackMs);
+};
+
+/** The day's occurrence of a window stated by time of day that holds `time` (epoch ms), give or take `slackMs`. */
+export const dailyWindowAround = (window: AnnouncedWindow, time: number, slackMs: number): { start: number; end: number } | undefined => {
   const midnight = Math.floor(time / DAY_MS) * DAY_MS;
   // A window that runs past midnight (22:00-02:00) may have begun the day before.
   for (const day of [midnight, midnight - DAY_MS]) {

@@ -16,7 +16,7 @@ import { SAME_TIME_MS, severityOfLine, type Signal } from './signals.ts';
 const identifier = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b\d{6,}\b/g;
 
 /** A record the consumer could not read: it would not parse or decode, or it was not what it should be. */
-const unreadable = /decod|pars(e|ing)|deserializ|unmarshal|unrecogni[sz]ed (field|property)|UnrecognizedProperty|SyntaxError|Unexpected (end|token)|malformed|invalid (json|record|payload|message|data)|corrupt|truncat|schema|mismatch/i;
+const unreadable = /decod|pars(e|ing)|deserializ|unmarshal|KeyError|missing (required )?(field|key|property)|unrecogni[sz]ed (field|property)|UnrecognizedProperty|SyntaxError|Unexpected (end|token)|malformed|invalid (json|record|payload|message|data)|corrupt|truncat|schema|mismatch/i;
 
 /** Upstream along the data's way: the writers of what `reader` reads, and the writers of what they read in turn. */
 export const upstreamWriters = (board: EvidenceBoard, reader: string): string[] => {
@@ -86,12 +86,15 @@ export const repeatedFailedItems = (board: EvidenceBoard, consumer: string): str
 const namesItem = (token: string, items: ReadonlySet<string>): boolean =>
   items.has(token) || [...items].some((item) => item.startsWith(`${token}-`) || item.startsWith(`${token}_`));
 
+/** Changes that can change what a writer writes: its code, its settings, or how its stack is defined (a route's target that reshapes each event). */
+const shapesWhatItWrites = new Set(['deploy', 'config', 'infrastructure', 'feature-flag']);
+
 /** A writer's release this long before a reader first failed on what it wrote is what changed the records. */
 const RELEASE_REACH_MS = 30 * 60_000;
 
 /** The one writer upstream released shortly before the consumer's first failure, when the consumer was not released since. */
 const releasedWriter = (board: EvidenceBoard, consumer: string, firstFailure: number): { service: string; wroteAt: number; readAt: number } | undefined => {
-  const releasesBefore = (service: string) => board.changes.filter((change) => change.service === service && change.kind === 'deploy' && change.at <= firstFailure && firstFailure - change.at <= RELEASE_REACH_MS);
+  const releasesBefore = (service: string) => board.changes.filter((change) => change.service === service && shapesWhatItWrites.has(change.kind) && change.at <= firstFailure && firstFailure - change.at <= RELEASE_REACH_MS);
   const released = upstreamWriters(board, consumer).flatMap((writer) => releasesBefore(writer).map((change) => ({ writer, at: change.at })));
   const writers = new Set(released.map(({ writer }) => writer));
   if (writers.size !== 1) return undefined;

@@ -1,6 +1,7 @@
 import { categoryOfChange, causesIn, onlyLabelsOrWatches } from './cause-signals.ts';
 import type { Change } from './evidence-board.ts';
-import { onlyRaisedRateLimit, scalingAddedRoom, timeoutSettingOf } from './lowered-setting.ts';
+import { onlyRaisedCapacity, onlyRaisedRateLimit, scalingAddedRoom, timeoutSettingOf } from './lowered-setting.ts';
+import { byPolicy } from './scaled-in.ts';
 import { labelsAt } from './mechanism.ts';
 import type { Signal } from './signals.ts';
 import { changeText } from './change-text.ts';
@@ -128,5 +129,15 @@ export const changeExplains = (change: Change, evidenceKinds: ReadonlySet<string
  */
 const workStarted = /RunTask|StartJobRun|StartExecution|StartBuild|job .{0,40}(created|started|submitted)|batch (operations|job)|backfill|bulk|import|re-?index|reprocess|replay|campaign|load.?test|migration|export|fan.?out|enroll|CreateSchedule|EnableRule|schedule\b.{0,60}\b(created|enabled)\b/i;
 
+/**
+ * A client scaled out by hand runs more copies of its work at once: more connections, calls and
+ * writes on what they share. A policy's scale-out answers load (Application Auto Scaling's own
+ * activities included), so it launches nothing.
+ */
+const scaledOutByHand = (change: Change): boolean => {
+  const text = changeText(change);
+  return change.kind === 'scaling' && onlyRaisedCapacity(text) && !byPolicy.test(text) && !/Application Auto Scaling/i.test(text);
+};
+
 /** A change that launched work whose load arrives at what the work uses. A release changes code; it launches nothing. */
-export const startsWork = (change: Change): boolean => change.kind !== 'deploy' && workStarted.test(changeText(change));
+export const startsWork = (change: Change): boolean => change.kind !== 'deploy' && (workStarted.test(changeText(change)) || scaledOutByHand(change));

@@ -4,10 +4,12 @@ import { fitTrend } from '../analysis/trend.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import { announcedStretchOf, announcedWindowAround, announcedWindowOf } from './announced-window.ts';
 import { causesIn } from './cause-signals.ts';
+import { documentedRoutineAt, namesFailure } from './documented-routine.ts';
 import { countsClientErrors, probingOf, refusedProbe } from './client-error-probes.ts';
 import { oneCallerRefused } from './one-caller-refused.ts';
 import { scaledInByPolicy } from './scaled-in.ts';
-import type { Change, EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
+import { scalingPolicyAtWork } from './scaling-alarm.ts';
+import type { Change, EvidenceBoard, LogRecord, Runbook, Series } from './evidence-board.ts';
 import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
 import { foldReadings } from '../domain/statistic.ts';
@@ -81,6 +83,8 @@ export interface Explanation {
   ref?: string;
   /** The time window an announcement stated for the work, when it is the explanation. */
   window?: { start: number; end: number };
+  /** The runbook that documents the routine, when it is the explanation: only the failures it names are that routine's. */
+  documented?: Runbook;
   /** The principle that makes it benign (principles.ts). */
   principle: Principle;
   /** For an alarm redefined on a count of errors at its usual level: as many error lines a period as it counted before are its usual ones. */
@@ -166,6 +170,24 @@ const announcedExplanation = (
     }
   }
   return undefined;
+};
+
+/**
+ * What the service's runbook documents as the routine of this time (documented-routine.ts): a failure
+ * only when the runbook names it, and an alarm still in ALARM after the routine's window closed
+ * outlasted it.
+ */
+const routineExplanation = (board: EvidenceBoard, service: string, at: number, failure?: string): Omit<Explanation, 'subject'> | undefined => {
+  const routine = documentedRoutineAt(board, service, at, EVALUATION_SLACK_MS);
+  if (!routine || (failure !== undefined && !namesFailure(routine.runbook, failure))) return undefined;
+  return {
+    principle: 'documented-routine',
+    service,
+    ref: routine.runbook.ref,
+    window: routine.window,
+    documented: routine.runbook,
+    why: `the runbook "${routine.runbook.title}" documents it as expected at this time (${iso(routine.window.start)} to ${iso(routine.window.end)})`,
+  };
 };
 
 /** A backlog series: work waiting in a queue or stream, or how far a stream's reader is behind (not how old a queue's oldest item is). */
@@ -467,6 +489,10 @@ const refusalsLoggedAt = (board: EvidenceBoard, service: string, since: number):
 const benignSignal = (board: EvidenceBoard, signal: Signal): Omit<Explanation, 'subject'> | undefined => {
   const retired = retiredExplanation(board, signal.service);
   if (retired) return retired;
+  const fails = signal.kind === 'errors' || signal.kind === 'mentioned' || signal.kind === 'trace' || measuresFailure(signal.text);
+  // Failures another service reports against this one are the reporter's routine when its runbook documents them.
+  const routine = routineExplanation(board, signal.service, signal.at, fails ? signal.text : undefined) ?? (signal.from ? routineExplanation(board, signal.from, signal.at, signal.text) : undefined);
+  if (routine) return routine;
   if (signal.kind !== 'errors' && signal.kind !== 'mentioned' && signal.kind !== 'trace') {
     const refused = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /throttl|reject|denied|block|4xx/i.test(signal.text);
     const failing = signal.kind === 'metric' && meaningOf(signal.text) === 'bad-up' && /error|fault|fail|5xx|dead|dlq|timeout|crash|oom|kill/i.test(signal.text) && !/4xx/i.test(signal.text);
@@ -653,6 +679,8 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
     const announced = announcedExplanation(board, alert.service, alert.since, failureAlert.test(alert.name) || leftBehind(alert.name));
     const outlasted = announced?.window !== undefined && listedInAlarm && (windowOf(board)?.end ?? 0) > announced.window.end + EVALUATION_SLACK_MS;
     if (announced && (!outlasted || roomHeldSince(watchedBy(board.series, alert), announced.window!.end))) return announced;
+    const routine = routineExplanation(board, alert.service, alert.since);
+    if (routine && !(listedInAlarm && (windowOf(board)?.end ?? 0) > routine.window!.end + EVALUATION_SLACK_MS)) return routine;
   }
   const moving = signals.filter((signal) => signal.service === alert.service && (signal.kind === 'metric' || signal.kind === 'trend') && signal.ongoing && !benign.has(signal));
   const watched = watchedBy(board.series, alert);
@@ -673,8 +701,10 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   const explainedBy = counted.map((signal) => benign.get(signal));
   const coversWatched = watched.length === 0 || ownTrouble.some(isWatched);
   if (counted.length > 0 && coversWatched && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
+  const atWork = scalingPolicyAtWork(board, alert);
+  if (atWork) return { principle: 'scaling-policy-at-work', service: alert.service, ref: alert.ref, why: atWork };
   const scaledIn = scaledInByPolicy(board, alert);
-  if (scaledIn) return { principle: 'scaled-in-by-policy', service: alert.service, ref: scaledIn.change.ref, why: scaledIn.why };
+  if (scaledIn) return { principle: 'scaling-policy-at-work', service: alert.service, ref: scaledIn.change.ref, why: scaledIn.why };
   // A page, a report, or a fired alarm no listing shows stays open after what set it off has passed: a spike at its
   // service, from about when it began, that came back, with nothing failing there now, is its recovery. An alarm
   // listed in ALARM now says what it watches still breaches, so only its own OK transition shows it recovered,
@@ -742,7 +772,7 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
   // work), at the client that sends it, the resource it lands on or what that work's consumer uses to do it, without failing
   // anything (the work taking longer, more of it), is that load: a consumer at its full concurrency while its queue drains is
   // the draining, and the database connections its scaled-out tasks open are that work's.
-  const loadKinds: Partial<Record<Principle, string>> = { 'recurring-rise': 'recurring load', 'draining-backlog': 'backlog being worked off', 'announced-work': 'announced work' };
+  const loadKinds: Partial<Record<Principle, string>> = { 'recurring-rise': 'recurring load', 'draining-backlog': 'backlog being worked off', 'announced-work': 'announced work', 'documented-routine': 'documented routine' };
   const benignLoads = [
     ...alerts.flatMap((alert) => {
       const why = explained.find((item) => item.subject === alert.name && loadKinds[item.principle] !== undefined);
@@ -780,8 +810,10 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
   );
   const retiredServices = new Set(explained.filter((item) => /taken out of service/.test(item.why)).map((item) => item.service));
   // Errors inside the window announced for the work that explains an alert (a failover in a maintenance window) are that work.
-  const announcedWindows = explained.flatMap((item) => (item.window ? [item.window] : []));
-  const inAnnouncedWindow = (line: LogRecord) => announcedWindows.some((window) => line.at >= window.start - EVALUATION_SLACK_MS && line.at <= window.end + EVALUATION_SLACK_MS);
+  const inWindow = (line: LogRecord, window: { start: number; end: number }) => line.at >= window.start - EVALUATION_SLACK_MS && line.at <= window.end + EVALUATION_SLACK_MS;
+  // A documented routine's window holds only the failures its runbook names.
+  const inAnnouncedWindow = (line: LogRecord) =>
+    explained.some((item) => item.window !== undefined && inWindow(line, item.window) && (item.documented === undefined || namesFailure(item.documented, line.message)));
   // An alarm back to OK has had its breach end: the errors of that breach are over, only those since the recovery count.
   const recoveredAt = (alert: Alert) => (explained.some((item) => item.subject === alert.name && item.principle === 'alarm-recovered') ? alert.recoveredAt : undefined);
   const errorLines = alerts

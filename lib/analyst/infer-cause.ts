@@ -684,8 +684,11 @@ const incidentFrom = (
     (writer && unreadFailure && root === writer.service && (!ownMechanism || ownMechanism.restatesChange) && placedAtRoot('bad data', unreadableWords(root, reader, unreadFailure), 'bad-data-writer')) ||
     overloadedThrottle(ownMechanism);
   // A client refused with the others by a database whose connections it took, not by load of its own, is holding them.
-  const leaked = found?.label === 'connections' && loaded !== root && !overload ? heldConnectionsWords(root, loaded, signals.filter((signal) => signal.service === loaded)) : undefined;
-  const mechanism = leaked && found ? { ...found, words: leaked } : found;
+  // A change at the client restates itself as the mechanism; the database's own account of what ran out says how the change took it.
+  const loadedSignals = signals.filter((signal) => signal.service === loaded);
+  const connectionsRanOut = found?.label === 'connections' || ((found === undefined || found.restatesChange === true) && labelsAt(loadedSignals).includes('connections'));
+  const leaked = connectionsRanOut && loaded !== root && !overload ? heldConnectionsWords(root, loaded, loadedSignals) : undefined;
+  const mechanism = leaked ? (found?.label === 'connections' ? { ...found, words: leaked } : placedAtRoot('connections', leaked, 'mechanism-connections')) : found;
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
   const others = anomalies

@@ -158,6 +158,8 @@ const sessionOwnerCalls = (board: EvidenceBoard, suspects: readonly string[], lo
   );
 
 const MAX_RUNBOOK_QUERY = 400;
+/** Alerting services whose runbooks are read for a routine that explains them. */
+const MOST_ALERT_RUNBOOKS = 2;
 
 /**
  * Text cut to at most `limit` characters at a space: a word cut in two reads as another word once
@@ -252,8 +254,12 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
     : fresh([...outgrown, ...earlierDaysCalls(board, diagnosis, lookback), ...beforeRootChangeCalls(board, diagnosis), ...sparseMetricsCalls(board, suspects), ...omittedMetricsCalls(board, isAlert(board.brief) ? suspects : [...knownServices], lookback)]);
   if (deepDive.length > 0 || announcements.length > 0 || earlierDays.length > 0) return [...deepDive, ...announcements, ...earlierDays];
 
-  if (!diagnosis.incident || !diagnosis.root || board.unavailable.has(searchRunbooksContract.name)) return [];
+  if (!diagnosis.incident || board.unavailable.has(searchRunbooksContract.name)) return [];
+  // What the team documents about an alert nothing explains yet may say it is the routine of this hour.
+  const alerted = [...new Map(diagnosis.unexplainedAlerts.filter((alert) => alert.service !== undefined).map((alert) => [alert.service!, alert])).values()].slice(0, MOST_ALERT_RUNBOOKS);
+  const alertRunbooks = alerted.map((alert) => ({ name: searchRunbooksContract.name, arguments: { query: betweenWords(`${alert.name.replace(/^alarm /, '')} ${alert.service}`, MAX_RUNBOOK_QUERY), service: alert.service, limit: 3 } }));
+  if (!diagnosis.root) return fresh(alertRunbooks);
   const labels = diagnosis.rootSignals.map((signal) => signal.text).join(' ');
   const query = betweenWords([diagnosis.root, diagnosis.category, diagnosis.suspectChange?.kind, labels].filter(Boolean).join(' '), MAX_RUNBOOK_QUERY);
-  return fresh([{ name: searchRunbooksContract.name, arguments: { query, service: diagnosis.root, limit: 3 } }]);
+  return fresh([{ name: searchRunbooksContract.name, arguments: { query, service: diagnosis.root, limit: 3 } }, ...alertRunbooks]);
 };

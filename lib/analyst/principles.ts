@@ -8,9 +8,10 @@
 export const principles = {
   // Verdict: a "no incident" needs positive evidence that every alert is benign.
   'alarm-recovered': 'an alarm back to OK (or the alarm a page relays, OK for a while), with nothing failing at its service now, is explained',
-  'scaled-in-by-policy': 'an alarm on how many instances or tasks are in service, fired as the service’s own scaling policy scaled it in, with nothing failing there, watches the policy at work',
+  'scaling-policy-at-work': 'an alarm that fires as the service’s own scaling policy does its work watches the policy, not a fault: one on how many instances or tasks are in service, fired as the policy scaled it in, with nothing failing there, or the policy’s own scale-out alarm while the service scaled out in answer',
   'retired-resource': 'what a resource taken out of service shows (silence, missing data) is expected',
   'announced-work': 'work announced beforehand explains its load, and the refusals of it or a replica it leaves behind only inside a window announced for it, or the refusals it says it will give; never failures',
+  'documented-routine': 'what the service’s runbook documents as expected at a stated time of day (a nightly drop’s rejected files, a canary’s dead-lettered messages, a monthly run’s backlog) is that routine while inside its window; of failures, only those the runbook names',
   'recurring-rise': 'a rise that came the same way at the same time of day on earlier days is a schedule’s load',
   'rose-with-benign-load': 'what rose at the same moment as a load already explained as benign (a recurring job, a backlog being worked off, announced work), where the load comes from, lands or is done, without failing anything, is that load',
   'draining-backlog': 'a backlog falling steadily since its peak is being worked off, not stuck',

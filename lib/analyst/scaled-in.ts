@@ -12,7 +12,7 @@ import { quoteMessage } from '../text/quote.ts';
  */
 
 /** Words of a scaling policy acting on its own measure. */
-const byPolicy = /target.?tracking|step.?scaling|scaling.?polic|scheduled.?action|predictive.?scaling/i;
+export const byPolicy = /target.?tracking|step.?scaling|scaling.?polic|scheduled.?action|predictive.?scaling/i;
 /** An alarm on how many instances or tasks are in service. */
 const countAlarm = /in.?service|running.?tasks?|task.?count|instance.?count|desired.?(count|capacity)|healthy.?hosts?/i;
 /** A policy's scale-in shows in the count within a few periods. */

@@ -670,16 +670,20 @@ const coClientsOf = (services: readonly ServiceNode[], service: string): Set<str
 export const ownIdentityRejected =
   /alert number 4[25]\b|sslv3 alert (certificate|bad certificate)|received fatal alert: (certificate_expired|bad_certificate)|client certificate|is not authori[sz]ed to perform|password authentication failed|Access denied for user/i;
 
+/** A field that lists what worked (`carriers_ok=shipwise`, `succeeded=eu-1`): what it names is not what failed. */
+const saidToWork = /(?<![a-z])(?:ok|succeeded|success|healthy)=\S+/gi;
+
 /**
- * Which dependency a service's error is about: one it names; else, with masked hosts hiding the
+ * Which dependency a service's error is about: one it names, not as one that worked; else, with masked hosts hiding the
  * name, the only datastore of the kind the error is about, or the only third party on the path
  * when the error is about an outbound call.
  */
 const blamedDependencies = (services: readonly ServiceNode[], caller: string, text: string): string[] => {
   if (ownIdentityRejected.test(text)) return [];
   const callees = services.length > 0 ? calleesOf(services, caller) : new Set<string>();
+  const blamed = text.replace(saidToWork, ' ');
   const names = (candidates: Iterable<string>) =>
-    [...candidates].filter((name) => name !== caller && (namesService(text, name) || namesBrand(services, text, name)));
+    [...candidates].filter((name) => name !== caller && (namesService(blamed, name) || namesBrand(services, blamed, name)));
   const named = names(callees);
   if (named.length > 0) return named;
   // Work that reaches a service through a queue, topic or bucket names where it came from.

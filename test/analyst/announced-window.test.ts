@@ -14,6 +14,7 @@ describe('work announced for a stated window', () => {
     expect(announcedWindowOf('resize in the Sunday 02:00-02:30 UTC window')).toEqual({ from: 120, to: 150 });
     expect(announcedWindowOf('next maintenance window sun:02:00-sun:02:30 UTC')).toEqual({ from: 120, to: 150 });
     expect(announcedWindowOf('resize between 02:00 and 02:30')).toBeUndefined();
+    expect(announcedWindowOf('partners upload between 02:45 and 03:30 UTC')).toEqual({ from: 165, to: 210 });
   });
 
   it('reads an AWS maintenance window, in UTC by definition, as holding on its own weekday only', () => {

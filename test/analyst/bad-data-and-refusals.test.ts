@@ -159,6 +159,38 @@ describe('bad data is the fault of whoever wrote it', () => {
     expect(diagnose(unknownPropertyBoard(true)).root).not.toBe('meter-agent');
   });
 
+  /** A worker that looks up a key each event lacks, after the bus routing events to its queue had a change of `kind` two minutes before. */
+  const missingKeyBoard = (kind: string) =>
+    boardFrom({
+      brief: 'CloudWatch alarm "picker-errors" is in ALARM',
+      services: [
+        { name: 'shop-api', kind: 'ecs', dependsOn: ['shop-bus'] },
+        { name: 'shop-bus', kind: 'other', dependsOn: ['picks-queue'] },
+        { name: 'picks-queue', kind: 'sqs' },
+        { name: 'picker', kind: 'lambda', dependsOn: ['picks-queue'] },
+      ],
+      alarms: [{ name: 'picker-errors', service: 'picker', state: 'ALARM', since: at(START, 52) }],
+      changes: [{ service: 'shop-bus', timestamp: at(START, 48), kind, summary: 'stack shop-events updated: PicksRule targets modified' }],
+      metrics: [{ service: 'picker', name: 'Errors', points: series(START, 90, (minute) => (minute < 50 ? 0 : 40)) }],
+      logs: sorted([
+        ...lines('shop-api', 0, 5, 18, 'INFO', (index) => `order ${700 + index} placed`),
+        ...lines('picker', 0, 5, 10, 'INFO', (index) => `pick list ${500 + index} sent to the floor`),
+        ...lines('picker', 50, 3, 12, 'ERROR', (index) => `record failed messageId=m-${index}a: KeyError: 'eventType'`),
+      ]),
+    });
+
+  it('a record lacking a key its reader looks up is bad data, written by the route whose stack changed just before', () => {
+    const diagnosis = diagnose(missingKeyBoard('infrastructure'));
+    expect(diagnosis.root).toBe('shop-bus');
+    expect(diagnosis.draft.rootCause.summary).toContain('picker cannot read what shop-bus writes');
+  });
+
+  it('a change of capacity at the writer does not change what it writes', () => {
+    const diagnosis = diagnose(missingKeyBoard('scaling'));
+    expect(diagnosis.root).toBe('picker');
+    expect(diagnosis.category).toBe('data');
+  });
+
   it('a property the reader does not know is bad data to it, even with no release to blame', () => {
     const diagnosis = diagnose(unknownPropertyBoard(false, false));
     expect(diagnosis.root).toBe('rater');

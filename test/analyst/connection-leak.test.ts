@@ -65,3 +65,43 @@ describe('a database refusing every client once one client\'s connections filled
     expect(diagnose(sharedDatabase(false)).draft.rootCause.summary).not.toContain('does not release');
   });
 });
+
+/** A storefront paged for refused connections to a database whose connections climbed since an exporter's release; the exporter logs only its own aborted work. */
+const exporterHoldsConnections = (connectionsClimb: boolean, exporterSays = (index: number) => `export ${index} aborted: caller went away (ECONNRESET), stream destroyed`) =>
+  boardFrom({
+    brief: 'CloudWatch alarm storefront-5xx is in ALARM',
+    services: [
+      { name: 'storefront', kind: 'ecs', dependsOn: ['shop-db'] },
+      { name: 'exporter', kind: 'ecs', dependsOn: ['shop-db'] },
+      { name: 'shop-db', kind: 'rds' },
+    ],
+    alarms: [{ name: 'storefront-5xx', service: 'storefront', state: 'ALARM', since: at(START, 102) }],
+    changes: [{ service: 'exporter', timestamp: at(START, 38), kind: 'deploy', summary: 'exporter v4.1.0 rolled out (task definition exporter:12 -> exporter:13)' }],
+    metrics: [
+      { service: 'shop-db', name: 'DatabaseConnections', points: series(START, 130, (minute) => (connectionsClimb ? Math.min(500, 100 + (minute > 40 ? 7 * (minute - 40) : 0)) : 100 + (minute % 3))) },
+      { service: 'storefront', name: 'HTTPCode_Target_5XX_Count', points: series(START, 130, (minute) => (minute < 100 ? 1 : 140)) },
+    ],
+    logs: [
+      ...Array.from({ length: 20 }, (_, index) => ({ service: 'storefront', timestamp: at(START, index * 5), level: 'INFO', message: `GET /basket 200 ${30 + index}ms` })),
+      ...Array.from({ length: 15 }, (_, index) => ({ service: 'storefront', timestamp: at(START, 101 + index * 2), level: 'ERROR', message: 'could not connect to shop-db: FATAL: remaining connection slots are reserved for non-replication superuser connections' })),
+      ...Array.from({ length: 12 }, (_, index) => ({ service: 'exporter', timestamp: at(START, 44 + index * 6), level: 'ERROR', message: exporterSays(index) })),
+    ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+  });
+
+describe("a client's release whose connections a shared database keeps", () => {
+  it("is named as a leak from the database's own account, though the client logs only its release's other trouble", () => {
+    const { draft } = diagnose(exporterHoldsConnections(true));
+    expect(draft.rootCause.service).toBe('exporter');
+    expect(draft.rootCause.summary).toContain('exporter holds connections to shop-db that it does not release (a connection leak)');
+  });
+
+  it("is not called a leak when the database's connections never climbed", () => {
+    expect(diagnose(exporterHoldsConnections(false)).draft.rootCause.summary).not.toContain('does not release');
+  });
+
+  it('is not called a leak when the client names a mechanism of its own', () => {
+    const { draft } = diagnose(exporterHoldsConnections(true, () => 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory'));
+    expect(draft.rootCause.service).toBe('exporter');
+    expect(draft.rootCause.summary).not.toContain('does not release');
+  });
+});

@@ -84,6 +84,29 @@ describe('who generates the load on a shared resource', () => {
     expect(inferCause(shape(0))).not.toMatchObject({ root: 'backfill' });
   });
 
+  it('a client scaled out by hand just before a shared resource ran out runs that load; a policy scaling it out answers load', () => {
+    const shape = (scaling: string) =>
+      boardFrom({
+        brief: 'CloudWatch alarm "payouts-failures" is in ALARM',
+        services: [{ name: 'payouts', kind: 'ecs', dependsOn: ['egress-nat'] }, { name: 'label-sync', kind: 'ecs', dependsOn: ['egress-nat'] }, { name: 'egress-nat', kind: 'other' }],
+        alarms: [{ name: 'payouts-failures', service: 'payouts', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'label-sync', timestamp: at(START, 86), kind: 'scaling', summary: scaling }],
+        metrics: [
+          { service: 'egress-nat', name: 'ErrorPortAllocation', points: series(START, 120, step(90, 0, 4000)) },
+          { service: 'label-sync', name: 'CPUUtilization', points: series(START, 120, () => 45) },
+        ],
+        logs: [
+          ...Array.from({ length: 20 }, (_, index) => ({ service: 'payouts', timestamp: at(START, index * 6), level: 'INFO', message: `transfer ${index} sent` })),
+          ...Array.from({ length: 20 }, (_, index) => ({ service: 'label-sync', timestamp: at(START, index * 6 + 1), level: 'INFO', message: `synced labels page ${index}` })),
+          ...Array.from({ length: 8 }, (_, index) => ({ service: 'payouts', timestamp: at(START, 91 + index * 3), level: 'ERROR', message: `transfer ${100 + index} failed: connect ETIMEDOUT 52.20.114.37:443` })),
+        ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+      });
+    expect(inferCause(shape('desired count 2 -> 12 (manual, ahead of the evening peak)'))).toMatchObject({ verdict: 'incident', root: 'label-sync' });
+    expect(inferCause(shape('desired count 2 -> 12 (target tracking policy cpu-60)'))).not.toMatchObject({ root: 'label-sync' });
+    expect(inferCause(shape('Application Auto Scaling: desired count changed from 2 to 12'))).not.toMatchObject({ root: 'label-sync' });
+    expect(inferCause(shape('desired count 12 -> 2 (manual, after the evening peak)'))).not.toMatchObject({ root: 'label-sync' });
+  });
+
   it('a client throttled by the resource its own load swamps is not throttled by a limit of its own: the resource throttles it, and its demand says by how much', () => {
     const diagnosis = diagnose(
       boardFrom({

@@ -274,7 +274,23 @@ describe('the runbook search, asked last', () => {
     // Every word of the query is a whole word of what it quotes.
     const words = new Set(quoted.split(/\s+/));
     for (const word of query.split(/\s+/)) expect(words).toContain(word);
-    board.asked.add(callFingerprint(search!.name, search!.arguments));
+    for (const call of planned) board.asked.add(callFingerprint(call.name, call.arguments));
     expect(nextCalls(board, diagnosis, tools).filter((call) => call.name === 'search_runbooks')).toEqual([]);
+  });
+
+  it('reads the runbooks of an alerting service nothing explains yet, by the alarm it raised', () => {
+    const board = boardFrom({
+      brief: 'Scheduled health sweep',
+      services: [{ name: 'billing-queue', kind: 'sqs' }],
+      alarms: [{ name: 'billing-queue-backlog', service: 'billing-queue', state: 'ALARM', since: at(START, 40) }],
+      metrics: [{ service: 'billing-queue', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 60, (minute) => (minute < 38 ? 10 : 90_000)) }],
+    });
+    const diagnosis = diagnose(board);
+    let planned = nextCalls(board, diagnosis, tools);
+    for (let turn = 0; turn < 10 && planned.length > 0 && !planned.some((call) => call.name === 'search_runbooks'); turn++) {
+      for (const call of planned) board.asked.add(callFingerprint(call.name, call.arguments));
+      planned = nextCalls(board, diagnosis, tools);
+    }
+    expect(planned.filter((call) => call.name === 'search_runbooks').map((call) => call.arguments)).toContainEqual({ query: 'billing-queue-backlog billing-queue', service: 'billing-queue', limit: 3 });
   });
 });

@@ -121,8 +121,9 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'capacity-ceiling-reached',
   // Found on a blind Route 53 private record set to a decommissioned address (other); it waits in candidates.
   'record-points-elsewhere',
-  // Found on a blind sweep whose fleet's target tracking policy scaled it in below an in-service alarm (ec2); it waits in candidates.
-  'scaled-in-by-policy',
+  // Found on a blind sweep whose fleet's target tracking policy scaled it in below an in-service alarm (ec2); it waits in
+  // candidates. It also explains a blind monthly run's renderer scale-out alarm (compute), still an incident on its render failures.
+  'scaling-policy-at-work',
   // Found on a blind rates job that kept its last known rates once its feed renamed a field (lambda); it waits in candidates.
   'writer-kept-old-values',
   // Found on a blind monthly job whose one long transaction held the row locks a web tier waited on (compute).

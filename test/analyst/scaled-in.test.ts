@@ -28,7 +28,7 @@ describe('an alarm on the count of instances in service', () => {
   it('fired as the fleet’s own scaling policy scaled it in, with nothing failing there, watches the policy at work: no incident', () => {
     const { draft, principles } = diagnose(board());
     expect(draft.incident).toBe(false);
-    expect(principles).toContain('scaled-in-by-policy');
+    expect(principles).toContain('scaling-policy-at-work');
   });
 
   it('is not explained by a scale-in by hand, nor while the fleet fails its work', () => {
