@@ -89,7 +89,10 @@ export const blameChainTraced = (
           const unreached = (signal: Signal) => notGotThrough(signal) && !showsOwnFault(current, callee);
           // Calls that never got through past a faulty resource already in the chain are that resource's: what else the caller says of the callee echoes them.
           const unreachedPastFault = without !== 'fault-on-the-way' && faultOnTheWayBehind && complaints.some(unreached);
-          const weightOf = (signal: Signal) => (unreachedPastFault ? 0 : onTheWay && unreached(signal) ? 0.5 : 2);
+          // Beside calls that never got through while a resource on the way shows a fault, what else the caller says of the
+          // callee (a partial answer, a fallback taken) echoes the same calls failing: only the calls themselves count, and less.
+          const unreachedBeside = onTheWay && complaints.some(unreached);
+          const weightOf = (signal: Signal) => (unreachedPastFault ? 0 : onTheWay && unreached(signal) ? 0.5 : unreachedBeside ? 0 : 2);
           const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * weightOf(signal), 0);
           const own = without !== 'own-fault-first' && namesOwn(callee);
           const score = recoveredFrom(board, current, node, callee, onsetOf(node)) ? 0 : pointedAt + failingOf(callee) + (namesOwn(callee) ? 1 : 0);

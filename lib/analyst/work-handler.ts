@@ -3,7 +3,7 @@ import { namesOwnFault } from './load-source.ts';
 import { labelsAt } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
-import type { Signal } from './signals.ts';
+import { SAME_TIME_MS, type Signal } from './signals.ts';
 
 /**
  * A resource that only passes work along (a queue, topic, stream, CDN, load balancer, API front)
@@ -32,6 +32,12 @@ export const queueNamedLike = (board: EvidenceBoard, deadLetters: string): strin
 
 const runsCode = (board: EvidenceBoard, service: string): boolean => computeKinds.has(kindOf(board, service) ?? '');
 
+/** What a queue's consumer logs of the messages it takes: their receive count, redelivery, its visibility timeout, its receive loop. */
+const consumerWords = /receive ?count|ReceiveMessage|redeliver|visibility ?timeout|\bdequeue|sqs consumer/i;
+
+/** Whether the service's own lines show it taking messages off a queue. */
+const takesWorkOff = (board: EvidenceBoard, service: string): boolean => board.logs.some((line) => line.service === service && consumerWords.test(line.message));
+
 export const handlerBehind = (board: EvidenceBoard, resource: string, current: readonly Signal[], visited: readonly string[]): { service: string; principle: Principle } | undefined => {
   if (!forwardingKinds.has(kindOf(board, resource) ?? '')) return undefined;
   const own = current.filter((signal) => signal.service === resource);
@@ -46,7 +52,9 @@ export const handlerBehind = (board: EvidenceBoard, resource: string, current: r
     .map((name) => ({ name, onset: Math.min(...ownFault(name).map((signal) => signal.at)) }))
     .filter(({ onset }) => Number.isFinite(onset))
     .sort((a, b) => a.onset - b.onset || a.name.localeCompare(b.name));
-  const handler = faulty[0]?.name;
+  // Of those that fail first, together, the one that takes the work off the carrier handles it: its producer only puts work on.
+  const first = faulty.filter(({ onset }) => onset <= faulty[0]!.onset + SAME_TIME_MS);
+  const handler = (first.length > 1 ? first.find(({ name }) => takesWorkOff(board, name)) : undefined)?.name ?? faulty[0]?.name;
   if (!handler) return undefined;
   // A handler whose failures name where the work came from (another user of the carrier) points there: that source sent what it cannot handle.
   const sources = [...new Set(current.filter((signal) => signal.kind === 'mentioned' && signal.from === handler && signal.substantial && neighbours.includes(signal.service)).map((signal) => signal.service))];

@@ -69,8 +69,9 @@ describe('complaints that do not point at the callee they name', () => {
     expect(diagnosis.suspectChange?.summary).toMatch(/3\.0\.0/);
   });
 
-  it('connect timeouts to a provider, while a gateway on the way fails at the same moment, blame the gateway and who took its capacity', () => {
-    const diagnosis = diagnose(
+  /** Payouts' connect timeouts to its bank from minute 90, as the egress gateway both it and a reconciler launched at minute 80 use runs out of ports; `echoes` are its other lines about the bank. */
+  const portsTakenOnTheWay = (echoes: ReturnType<typeof lines> = []) =>
+    diagnose(
       boardFrom({
         brief: 'CloudWatch alarm "payouts-failures" is in ALARM',
         services: [
@@ -85,10 +86,21 @@ describe('complaints that do not point at the callee they name', () => {
         logs: sorted([
           ...lines('payouts', 0, 5, 24, 'INFO', (index) => `transfer ${index} sent`),
           ...lines('payouts', 90, 3, 10, 'ERROR', (index) => `transfer ${index} to bank failed: connect ETIMEDOUT after 10000ms`),
+          ...echoes,
         ]),
       }),
     );
-    expect(diagnosis.root).toBe('reconciler');
+
+  it('connect timeouts to a provider, while a gateway on the way fails at the same moment, blame the gateway and who took its capacity', () => {
+    expect(portsTakenOnTheWay().root).toBe('reconciler');
+  });
+
+  it('what else the caller says of that provider beside its connect timeouts (a partial answer, a fallback) echoes the same calls: the gateway is still blamed', () => {
+    const echoes = [
+      ...lines('payouts', 91, 3, 10, 'ERROR', (index) => `batch ${index} settled partially: bank unavailable, ${index + 2} transfers held for the next window`),
+      ...lines('payouts', 92, 3, 10, 'ERROR', (index) => `statement ${index} incomplete: bank balances missing, served from yesterday's snapshot`),
+    ];
+    expect(portsTakenOnTheWay(echoes).root).toBe('reconciler');
   });
 
   it('connect timeouts to a provider with nothing failing on the way still blame the provider', () => {
