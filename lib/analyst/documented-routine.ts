@@ -14,20 +14,20 @@ import type { EvidenceBoard, Runbook } from './evidence-board.ts';
  */
 
 /** How long after a stated start the routine it starts still explains what it does. */
-export const ROUTINE_SPAN_MS = 2 * 60 * 60_000;
+const ROUTINE_SPAN_MS = 2 * 60 * 60_000;
 
 const expectedWords = /\bexpected\b|on purpose|deliberately|by design|as designed|no action (?:is )?(?:needed|required)|otherwise no action/i;
 const startPattern = /\bat (\d{1,2}):(\d{2})\s*(?:UTC|GMT|Z)\b/i;
 const dayOfMonthPattern = /\bon the (\d{1,2})(?:st|nd|rd|th)\b/i;
 
-export interface Routine {
+interface Routine {
   runbook: Runbook;
   /** This occurrence of the documented window. */
   window: { start: number; end: number };
 }
 
 /** The runbook's steps, title and match terms: everything it says. */
-export const runbookText = (runbook: Runbook): string => [runbook.title, ...(runbook.match ?? []), ...runbook.steps].join('\n');
+const runbookText = (runbook: Runbook): string => [runbook.title, ...(runbook.match ?? []), ...runbook.steps].join('\n');
 
 /** The daily window a runbook's text states: a window, or a start and the hours after it. */
 const statedWindowOf = (text: string): AnnouncedWindow | undefined => {

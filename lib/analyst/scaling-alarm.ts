@@ -14,14 +14,33 @@ import { iso } from './signals.ts';
  */
 
 const scaleOutAlarm = /\bTargetTracking-.*-AlarmHigh-/;
-/** A scaling activity that raised the count it sets: "Setting desired count to 24", "desired capacity from 2 to 6". */
-const raisedCount = /setting desired (?:count|capacity) to (\d+)|desired (?:count|capacity) (?:from|changed from) (\d+) to (\d+)/i;
+/** A scaling activity's count: "Setting desired count to 24" (to), "desired capacity from 2 to 6" (from, to). */
+const countSet = /setting desired (?:count|capacity) to (\d+)|desired (?:count|capacity) (?:from|changed from) (\d+) to (\d+)/i;
+
+/** The count a scaling activity set, and the one it says it set it from. */
+const countOf = (summary: string): { from?: number; to: number } | undefined => {
+  const set = countSet.exec(summary);
+  if (!set) return undefined;
+  return set[1] !== undefined ? { to: Number(set[1]) } : { from: Number(set[2]), to: Number(set[3]) };
+};
+
+/**
+ * The count the service ran at before `at`: the last count a scaling activity set, else the last
+ * reading of its copies running.
+ */
+const countBefore = (board: EvidenceBoard, service: string, at: number): number | undefined => {
+  const set = board.changes.filter((change) => change.service === service && change.kind === 'scaling' && change.at < at && countOf(change.summary) !== undefined).sort((a, b) => a.at - b.at).at(-1);
+  if (set) return countOf(set.summary)!.to;
+  const readings = board.series.filter((series) => series.service === service && runningCapacity.test(series.name)).flatMap((series) => timedPoints(series.points));
+  return readings.filter((point) => point.t <= at).sort((a, b) => a.t - b.t).at(-1)?.v;
+};
 
 const scaledOutAfter = (board: EvidenceBoard, service: string, since: number): string | undefined => {
   const activity = board.changes.find((change) => {
-    if (change.service !== service || change.kind !== 'scaling' || change.at < since) return false;
-    const raised = raisedCount.exec(change.summary);
-    return raised !== null && (raised[1] !== undefined || Number(raised[3]) > Number(raised[2]));
+    const count = change.service === service && change.kind === 'scaling' && change.at >= since ? countOf(change.summary) : undefined;
+    if (!count) return false;
+    const before = count.from ?? countBefore(board, service, change.at);
+    return before === undefined || count.to > before;
   });
   if (activity) return `${service} scaled out after it fired ("${activity.summary}", ${iso(activity.at)})`;
   for (const series of board.series.filter((candidate) => candidate.service === service && runningCapacity.test(candidate.name))) {

@@ -35,6 +35,14 @@ describe("a target-tracking policy's own scale-out alarm", () => {
     expect(diagnose(sweep({ metrics: [running], changes: before })).incident).toBe(true);
   });
 
+  it('is unexplained when the activity after it set a lower count than the one before', () => {
+    const scaledIn = [
+      { service: 'render-worker', timestamp: at(START, 20), kind: 'scaling', summary: 'Application Auto Scaling: Setting desired count to 6.' },
+      { service: 'render-worker', timestamp: at(START, 41), kind: 'scaling', summary: 'Application Auto Scaling: Setting desired count to 2.' },
+    ];
+    expect(diagnose(sweep({ changes: scaledIn })).incident).toBe(true);
+  });
+
   it('is read only for the alarm a target-tracking policy names as its own', () => {
     const scaled = [{ service: 'render-worker', timestamp: at(START, 41), kind: 'scaling', summary: 'Application Auto Scaling: Setting desired count to 9.' }];
     const board = sweep({ changes: scaled, alarms: [{ name: 'render-worker-cpu-high', service: 'render-worker', state: 'ALARM', since: at(START, 40) }] });
