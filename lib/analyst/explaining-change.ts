@@ -6,7 +6,7 @@ import { changeText, madeByAwsService, withdrawal } from './change-text.ts';
 import type { Principle } from './principles.ts';
 import { rulePortsMissed } from './rule-ports.ts';
 import { nextFiringAfter } from './schedule-expression.ts';
-import { METRIC_PERIOD_MS, SAME_TIME_MS, type Signal } from './signals.ts';
+import { calleesOf, METRIC_PERIOD_MS, SAME_TIME_MS, type Signal } from './signals.ts';
 
 /** How long before the trouble a change is still a suspect. */
 export const CHANGE_WINDOW_MS = 2 * 60 * 60_000;
@@ -49,6 +49,8 @@ export interface ChangeContext {
   evidence: readonly Signal[];
   /** Whether the root is throttled or refused without a surge of its own: starved of a shared capacity, which its own release does not explain. */
   rootStarved: boolean;
+  /** Whether Lambda refuses to invoke the root (load-source.ts): refused before its code runs, it is not failed by what it calls. */
+  rootRefusedInvocations: boolean;
   /** Whether the root posted in its own words that it is impaired (outage-notice.ts): a caller's change does not explain it. */
   rootReportsOutage: boolean;
   /** When a change could first show: its own time, or when the idle work it affects next ran (work-resumption.ts). */
@@ -166,12 +168,13 @@ const madeByPeopleBefore = (recorded: Change, newestFirst: readonly Change[]): C
  * the trouble only by that match.
  */
 export const explainingChange = (context: ChangeContext): ChangeExplanation | undefined => {
-  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, evidence, rootStarved, rootReportsOutage, shownAt } = context;
+  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, evidence, rootStarved, rootRefusedInvocations, rootReportsOutage, shownAt } = context;
   const mapped = new Set(services.flatMap((node) => [node.name, ...node.dependsOn]));
   // A resource the map does not connect to anything: the map cannot say who uses it, the change can.
   // A credential, key or rule (kind "other", calling nothing) is mapped to whoever manages it, seldom to all who use it.
   const unconnected = [...new Set(changes.map((change) => change.service))].filter((name) => !mapped.has(name) || isolated(services, name) || passive(services, name));
   const explanations = [...new Set([...chain, ...usedOnPath, ...failing, ...unconnected])].flatMap((link): Candidate[] => {
+    if (rootRefusedInvocations && link !== root && calleesOf(services, root).has(link)) return [];
     const dated = suspectChangeFor(changes, new Set([link]), rootOnset, shownAt);
     // A change of the link that came after the root's onset but before the first sign of the failure it can produce.
     const matching = changes.filter((change) => change.service === link && change.at > rootOnset && explainsAny(change, evidenceKinds, evidence));

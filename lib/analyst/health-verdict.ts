@@ -676,11 +676,11 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   if (alert.since !== undefined) {
     // Failures are that work's only inside a window announced for it (a failover in a maintenance window); an alarm
     // still in ALARM after its window closed outlasted the work, whatever began inside it.
+    const outlasted = (window: { end: number } | undefined) => window !== undefined && listedInAlarm && (windowOf(board)?.end ?? 0) > window.end + EVALUATION_SLACK_MS;
     const announced = announcedExplanation(board, alert.service, alert.since, failureAlert.test(alert.name) || leftBehind(alert.name));
-    const outlasted = announced?.window !== undefined && listedInAlarm && (windowOf(board)?.end ?? 0) > announced.window.end + EVALUATION_SLACK_MS;
-    if (announced && (!outlasted || roomHeldSince(watchedBy(board.series, alert), announced.window!.end))) return announced;
+    if (announced && (!outlasted(announced.window) || roomHeldSince(watchedBy(board.series, alert), announced.window!.end))) return announced;
     const routine = routineExplanation(board, alert.service, alert.since);
-    if (routine && !(listedInAlarm && (windowOf(board)?.end ?? 0) > routine.window!.end + EVALUATION_SLACK_MS)) return routine;
+    if (routine && !outlasted(routine.window)) return routine;
   }
   const moving = signals.filter((signal) => signal.service === alert.service && (signal.kind === 'metric' || signal.kind === 'trend') && signal.ongoing && !benign.has(signal));
   const watched = watchedBy(board.series, alert);

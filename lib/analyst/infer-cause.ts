@@ -37,7 +37,7 @@ import { retrierAtSharedLimit, retryingCaller, retryWords, unbackedRetriesAt, un
 import { missingCacheOf, missingCacheWords, rekeyedCacheOf, rekeyedCacheWords } from './cache-misses.ts';
 import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
-import { capacityBehind, clientToBlame, concurrencyRose, heldMechanisms, isSharedCapacity, isStarved, namesOwnFault, replicaSource, tenantsOf, type Held } from './load-source.ts';
+import { capacityBehind, clientToBlame, concurrencyRose, heldMechanisms, isSharedCapacity, isStarved, namesOwnFault, refusedInvocationsAt, replicaSource, tenantsOf, type Held } from './load-source.ts';
 import { callersOf, dataSourcesOf, dependenciesOf, kindOf } from './service-map.ts';
 import { alertsOf, type Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
@@ -269,7 +269,9 @@ const incidentFrom = (
       evidenceCategories: new Set(current.filter((signal) => chain.includes(signal.service)).flatMap((signal) => causesIn(signal.text).map((hit) => hit.category))),
       evidenceKinds,
       evidence: [...current, ...turned],
-      rootStarved: isStarved(signals.filter((signal) => signal.service === root)),
+      // A function whose own concurrency rose to its limit is not starved by others: its own change may explain it.
+      rootStarved: isStarved(signals.filter((signal) => signal.service === root)) && !concurrencyRose(board, root, signals.filter((signal) => signal.service === root), { accountWide: false }),
+      rootRefusedInvocations: Number.isFinite(refusedInvocationsAt(board, current, root)),
       rootReportsOutage: reportsOwnOutage(board, root, rootOnset),
       shownAt,
     });

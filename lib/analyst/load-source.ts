@@ -67,6 +67,17 @@ const capacityRefusals = new Set(['throttling', 'connections']);
 /** A service shedding load turns requests away at a limit of its own: it refuses, it is not refused. */
 const shedsLoad = /load.?shed|shedding/i;
 
+/** Resources that carry messages to whoever takes them, running nothing themselves. */
+const dataCarrierKinds: ReadonlySet<string> = new Set(['sqs', 'sns', 'kinesis']);
+/** Resources that hold or carry data and run nothing: what is launched on them runs in whoever they feed. */
+const dataHoldingKinds: ReadonlySet<string> = new Set(['s3', ...dataCarrierKinds]);
+
+/** When Lambda began refusing to invoke a function (its Throttles measure rose): refusals before its code runs, for want of its own or the account's concurrency. */
+export const refusedInvocationsAt = (board: EvidenceBoard, signals: readonly Signal[], service: string): number =>
+  kindOf(board, service) === 'lambda'
+    ? Math.min(...signals.filter((signal) => signal.service === service && (signal.kind === 'metric' || signal.kind === 'trend') && signal.substantial && /^Throttles\b/.test(signal.text)).map((signal) => signal.at))
+    : Number.POSITIVE_INFINITY;
+
 /** A service refused for want of capacity: throttled, connections refused. */
 export const isRefusedCapacity = (own: readonly Signal[]): boolean => labelsAt(own.filter((signal) => !shedsLoad.test(signal.text))).some((label) => capacityRefusals.has(label));
 
@@ -91,7 +102,9 @@ export const capacityBehind = (board: EvidenceBoard, service: string, signals: r
   if (!isStarved(own)) return undefined;
   const quota = accountQuotaNamedBy(board, service, signals);
   if (quota) return quota;
-  const shared = sharedCapacityOf(board, service);
+  // A function Lambda refuses to invoke lacks concurrency, which no table or service it calls provides; a queue or stream it shares may carry the work that took it.
+  const refused = Number.isFinite(refusedInvocationsAt(board, signals, service));
+  const shared = sharedCapacityOf(board, service).filter((callee) => !refused || dataCarrierKinds.has(kindOf(board, callee) ?? ''));
   if (shared.length === 1) return shared[0];
   const troubled = shared.filter((callee) => signals.some((signal) => signal.service === callee && signal.kind !== 'alarm'));
   return troubled.length === 1 ? troubled[0] : undefined;
@@ -484,7 +497,9 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
   // except what a client takes: temporary space filled by the queries its slow query log names or the temporary files its
   // log records one client's sessions writing, log kept for its replication
   // slot, or the locks its lock waits name one client's session as holding (whatever the holder's work also does to it).
-  if (namesOwnFault(board, rootSignals, root)) {
+  // A function Lambda refuses to invoke is judged on what still fails there: a fault it recovered from before is not why.
+  const refused = Number.isFinite(refusedInvocationsAt(board, rootSignals, root));
+  if (refused ? namesOwnFault(board, rootSignals.filter((signal) => signal.ongoing), root, Number.NEGATIVE_INFINITY) : namesOwnFault(board, rootSignals, root)) {
     const clients = callersOf(board, root);
     const takenByClient =
       tempSpaceFilledBy(board, root) || tempFileWriterNamedBy(board, root, clients) !== undefined || slotHolderOf(board, root, clients) !== undefined || lockHolderNamedBy(board, root, clients) !== undefined;
@@ -501,6 +516,7 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
   return { tenants: (board.services ?? []).filter((node) => node.kind === kind && node.name !== root).map((node) => node.name), coTenants: true };
 };
 
+
 /**
  * The one client whose work was launched between shortly before the load began and the resource
  * running out: by a change that starts work (RunTask, a backfill, a load test) at the client or at
@@ -513,8 +529,10 @@ const workLaunchedBefore = (board: EvidenceBoard, resource: string, clients: rea
   const launches = board.changes.filter(
     (change) => (clients.includes(change.service) || feeders.includes(change.service)) && startsWork(change) && change.at <= ranOut + SAME_TIME_MS && loadStarts - change.at <= CLOSE_CHANGE_MS,
   );
-  const launchers = new Set(launches.map((change) => change.service));
-  if (launchers.size === 1) return { service: launches.at(-1)!.service, change: launches.at(-1) };
+  // Work launched at a feeder that only holds data (a bucket's batch copy, a queue's redrive) runs in the client it feeds.
+  const runsWork = (service: string) => (clients.includes(service) || !dataHoldingKinds.has(kindOf(board, service) ?? '') ? service : clients.filter((client) => callersOf(board, client).includes(service)));
+  const launchers = new Set(launches.flatMap((change) => runsWork(change.service)));
+  if (launchers.size === 1) return { service: [...launchers][0]!, change: launches.at(-1) };
   if (launchers.size > 1) return undefined;
   // A job released just before it started (a new function, a new version) is undone with that release.
   const job = jobStartedBefore(board, resource, clients, loadStarts, ranOut);

@@ -17,6 +17,10 @@ import { iso, type Signal } from './signals.ts';
  */
 
 /** A finding's draft and the principles that shaped it (principles.ts): only those whose result it uses. */
+/** What account-wide quota two co-tenants share: for functions, the concurrency every function without a reservation of its own draws on. */
+const sharedQuotaWords = (board: EvidenceBoard, starved: string): string =>
+  kindOf(board, starved) === 'lambda' ? "the account's concurrency (the unreserved pool of concurrent executions)" : 'the account quota';
+
 export interface WrittenFinding {
   draft: FindingDraft;
   principles: Principle[];
@@ -98,7 +102,7 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
   const summary = [
     determined ? `${root} is where the fault starts (${category}).` : `Cause undetermined; the best-supported origin is ${root}.`,
     cause.overloads && `${root} started just before the load on ${cause.overloads} rose: its work is that load, and the other clients of ${cause.overloads} are starved${symptomAt(cause, cause.overloads)}.`,
-    cause.starves && `${root}'s use of the account quota it shares with ${cause.starves} rose just before ${cause.starves} was throttled: ${root} took the shared capacity, and ${cause.starves} is starved though its own demand did not surge.`,
+    cause.starves && `${root}'s use of ${sharedQuotaWords(board, cause.starves)} it shares with ${cause.starves} rose just before ${cause.starves} was throttled: ${root} took the shared capacity, and ${cause.starves} is starved though its own demand did not surge.`,
     // A mechanism read from the change alone would only repeat the change sentence below.
     !mechanism?.restatesChange && mechanism?.words,
     ...circumstances.map(({ words }) => words),
