@@ -749,7 +749,8 @@ const alarmSignals = (board: EvidenceBoard): Signal[] =>
       text: `${alarm.name} ${alarm.reason ?? ''}`,
     }));
 
-const writeVerbs = /\b(committed|inserted|upserted|exported|loaded|wrote|written|charged|captured|refunded|published|applied|credited|debited)\b/i;
+/** Verbs of writing; what is loaded from somewhere (rules loaded from S3 into a cache) was read. */
+const writeVerbs = /\b(committed|inserted|upserted|exported|loaded(?! from\b)|wrote|written|charged|captured|refunded|published|applied|credited|debited)\b/i;
 const durations = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|minutes|min)\b/gi;
 
 /** A counter a line reports (`received=13`, `failed=0`, `window=60s`). */

@@ -12,8 +12,8 @@ import { SAME_TIME_MS, type Signal } from './signals.ts';
  * front's errors are its origin's. So when the search ends at such a resource and no
  * change explains the trouble, it goes on to the neighbour that runs code and shows a substantial fault
  * of its own, the first to fail (its consumer, its origin), or the source its failures name (the
- * producer of what it cannot handle); a dead-letter queue the map leaves unconnected stands for the
- * queue named like it.
+ * producer of what it cannot handle); a dead-letter queue stands for its source queue, the one the
+ * map shows redriving into it or, when the map leaves it unconnected, the one named like it.
  */
 
 /** Kinds that pass work along. A database or table does work of its own: its trouble is its load or its own fault (load-source.ts). */
@@ -42,7 +42,9 @@ export const handlerBehind = (board: EvidenceBoard, resource: string, current: r
   if (!forwardingKinds.has(kindOf(board, resource) ?? '')) return undefined;
   const own = current.filter((signal) => signal.service === resource);
   if (labelsAt(own).length > 0 || namesOwnFault(board, own, resource)) return undefined;
-  const carriers = [resource, queueNamedLike(board, resource) ?? []].flat();
+  // A dead-letter queue holds what its source queue's consumer gave up on: that queue's neighbours handle its work.
+  const sourceQueues = deadLetterSuffix.test(resource) ? callersOf(board, resource).filter((caller) => kindOf(board, caller) === 'sqs') : [];
+  const carriers = [resource, queueNamedLike(board, resource) ?? [], ...sourceQueues].flat();
   const neighbours = [...new Set(carriers.flatMap((carrier) => [...callersOf(board, carrier), ...dependenciesOf(board, carrier)]))].filter(
     (name) => !visited.includes(name) && runsCode(board, name),
   );

@@ -24,6 +24,20 @@ describe('the same unit of work written twice', () => {
     expect(diagnosis.incident).toBe(false);
   });
 
+  it('what is loaded from somewhere was read: the same key loaded again into a cache is no write done twice', () => {
+    const regions = ['AT-1', 'AT-2', 'AT-3', 'DE-BY', 'DE-NW', 'AT-2'];
+    const sweep = (verb: string) =>
+      diagnose(
+        boardFrom({
+          brief: 'Scheduled health sweep',
+          services: [{ name: 'rules', kind: 'lambda' }],
+          logs: regions.map((region, index) => ({ service: 'rules', timestamp: at(START, index * 15), level: 'WARN', message: `rules cache miss for region ${region}; ${verb} 600ms` })),
+        }),
+      ).incident;
+    expect(sweep('loaded from S3 in')).toBe(false);
+    expect(sweep('loaded into the rules table in')).toBe(true);
+  });
+
   it('a line of counters only tallies work: two alike are the same tally, while the same counts after a named window are a write done twice', () => {
     const counts = [13, 30, 14, 22, 17, 25, 19, 28, 11, 16, 13];
     const sweep = (message: (count: number, index: number) => string) =>

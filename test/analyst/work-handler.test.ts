@@ -36,6 +36,33 @@ describe('a resource that only passes work along shows the fault of the code tha
     expect(diagnosis.suspectChange?.summary).toBe('receipts version 42');
   });
 
+  it('a dead-letter queue its source queue redrives into leads to that queue\'s consumer, and on to the release its failures name', () => {
+    const diagnosis = diagnose(
+      boardFrom({
+        brief: 'CloudWatch alarm "prints-dlq-depth" is in ALARM',
+        services: [
+          { name: 'orders', kind: 'ecs', dependsOn: ['prints'] },
+          { name: 'prints', kind: 'sqs', dependsOn: ['prints-dlq'] },
+          { name: 'prints-dlq', kind: 'sqs' },
+          { name: 'printer', kind: 'ecs', dependsOn: ['prints'] },
+        ],
+        alarms: [{ name: 'prints-dlq-depth', service: 'prints-dlq', state: 'ALARM', since: at(START, 95) }],
+        changes: [{ service: 'orders', timestamp: at(START, 80), kind: 'deploy', summary: 'orders 7.2.0 rolled out (order model v4)' }],
+        metrics: [{ service: 'prints-dlq', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 120, (minute) => (minute < 88 ? 0 : (minute - 88) * 4)) }],
+        logs: sorted(
+          Array.from({ length: 10 }, (_, index) => ({
+            service: 'printer',
+            timestamp: at(START, 84 + index * 3),
+            level: 'ERROR',
+            message: `print job rejected producer=orders version=4 receiveCount=${2 + (index % 3)}: ValidationError: 'sheet' is a required property`,
+          })),
+        ),
+      }),
+    );
+    expect(diagnosis.root).toBe('orders');
+    expect(diagnosis.suspectChange?.summary).toContain('7.2.0');
+  });
+
   it("a backlog dates the consumer's part in it: the consumer's earlier, unrelated errors do not hide the change made just before the backlog", () => {
     const diagnosis = diagnose(
       boardFrom({
