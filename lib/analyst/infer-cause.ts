@@ -5,7 +5,7 @@ import { rankRootCandidates } from '../analysis/propagation.ts';
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { categoryTraced } from './cause-category.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
-import { failureKindsIn, failureKindsSaid } from './change-effects.ts';
+import { failureKindsIn, failureKindsSaid, startsWork } from './change-effects.ts';
 import { producerOfBadData, unreadableFailuresAt, unreadableWords } from './bad-data-source.ts';
 import { keptOldValuesBehind, keptOldValuesWords, type KeptOldValues } from './kept-old-values.ts';
 import { capacityCutAt } from './lowered-setting.ts';
@@ -457,9 +457,11 @@ const incidentFrom = (
     if (latentLocking) applied.push('latent-setting');
     namedBy = root === culprit.service && culprit.principle === 'resource-names-its-client' ? loaded : undefined;
     hotKey = root === culprit.service ? culprit.hotKey : undefined;
-    suspectChange = root === culprit.service ? (culprit.change ?? latentLocking) : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
+    // Work a schedule launched ran when the schedule said: one written since its last run (a new time, a lost time zone) is why it ran into the others' work.
+    const launchedBySchedule = root === culprit.service && culprit.change && startsWork(culprit.change) ? scheduleMovedInto(board, root, culprit.change.at) : undefined;
+    suspectChange = root === culprit.service ? (launchedBySchedule ?? culprit.change ?? latentLocking) : suspectChangeFor(board.changes, new Set([root]), onsetOf(root));
     // A schedule changed between its firings is tied to the trouble by its next firing, not by its own time.
-    if (suspectChange && suspectChange === culprit.change && laterFiringOf(suspectChange) !== undefined) applied.push('change-shows-when-work-resumes');
+    if (suspectChange && (suspectChange === culprit.change || suspectChange === launchedBySchedule) && laterFiringOf(suspectChange) !== undefined) applied.push('change-shows-when-work-resumes');
     tiedByTimeOnly = culprit.principle === 'early-client-is-load' || culprit.principle === 'client-change-at-shared-resource';
     if (root !== culprit.service) break;
   }
