@@ -87,8 +87,6 @@ const withoutReasoning = (finding: Finding): Finding => {
  */
 const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'brief-spike-recovered',
-  // Placement: the roots it finds are clients, so it shapes compute (or Lambda) roots only.
-  'handler-names-source',
   // Category and mechanism.
   'mechanism-infrastructure',
   // Found on blind weighted DNS cutovers to ECS stacks never scaled for production (compute); a Lambda or EC2 target
