@@ -173,8 +173,10 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
   // A resource the map does not connect to anything: the map cannot say who uses it, the change can.
   // A credential, key or rule (kind "other", calling nothing) is mapped to whoever manages it, seldom to all who use it.
   const unconnected = [...new Set(changes.map((change) => change.service))].filter((name) => !mapped.has(name) || isolated(services, name) || passive(services, name));
+  // A root Lambda refuses to invoke is not failed by what it calls: changes there are no suspects.
+  const notSuspects = rootRefusedInvocations ? calleesOf(services, root) : new Set<string>();
   const explanations = [...new Set([...chain, ...usedOnPath, ...failing, ...unconnected])].flatMap((link): Candidate[] => {
-    if (rootRefusedInvocations && link !== root && calleesOf(services, root).has(link)) return [];
+    if (link !== root && notSuspects.has(link)) return [];
     const dated = suspectChangeFor(changes, new Set([link]), rootOnset, shownAt);
     // A change of the link that came after the root's onset but before the first sign of the failure it can produce.
     const matching = changes.filter((change) => change.service === link && change.at > rootOnset && explainsAny(change, evidenceKinds, evidence));

@@ -256,8 +256,9 @@ const incidentFrom = (
   // What the failure is: the faults, and any metric that turned substantially, whatever its reading (requests blocked, messages filtered out).
   const turned = signals.filter((signal) => signal.ongoing && signal.substantial && (signal.kind === 'metric' || signal.kind === 'demand'));
   const evidenceKinds = failureKindsIn([...current, ...turned]);
-  const explain = (rootOnset: number) =>
-    explainingChange({
+  const explain = (rootOnset: number) => {
+    const ownSignals = signals.filter((signal) => signal.service === root);
+    return explainingChange({
       services,
       changes: board.changes,
       chain,
@@ -270,11 +271,12 @@ const incidentFrom = (
       evidenceKinds,
       evidence: [...current, ...turned],
       // A function whose own concurrency rose to its limit is not starved by others: its own change may explain it.
-      rootStarved: isStarved(signals.filter((signal) => signal.service === root)) && !concurrencyRose(board, root, signals.filter((signal) => signal.service === root), { accountWide: false }),
+      rootStarved: isStarved(ownSignals) && !concurrencyRose(board, root, ownSignals, { accountWide: false }),
       rootRefusedInvocations: Number.isFinite(refusedInvocationsAt(board, current, root)),
       rootReportsOutage: reportsOwnOutage(board, root, rootOnset),
       shownAt,
     });
+  };
   // A root with no evidence of its own (a capacity behind a refused service) is dated by the trouble it is blamed for.
   // A target the balancer lost its connections to shows the fault only in the balancer's 502s.
   const datedOnset = (service: string) =>

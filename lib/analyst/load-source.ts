@@ -10,7 +10,7 @@ import { labelsAt } from './mechanism.ts';
 import { meaningOf } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
 import { accountQuotaNamedBy, drawsOnAccountQuota, quotaTenantsOf } from './account-quota.ts';
-import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
+import { callersOf, carrierKinds, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { isAccountWide, isFault, SAME_TIME_MS, seriesLabel, windowOf, type Signal } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { onsetOfReadings, timedPoints } from './readings.ts';
@@ -67,10 +67,8 @@ const capacityRefusals = new Set(['throttling', 'connections']);
 /** A service shedding load turns requests away at a limit of its own: it refuses, it is not refused. */
 const shedsLoad = /load.?shed|shedding/i;
 
-/** Resources that carry messages to whoever takes them, running nothing themselves. */
-const dataCarrierKinds: ReadonlySet<string> = new Set(['sqs', 'sns', 'kinesis']);
 /** Resources that hold or carry data and run nothing: what is launched on them runs in whoever they feed. */
-const dataHoldingKinds: ReadonlySet<string> = new Set(['s3', ...dataCarrierKinds]);
+const dataHoldingKinds: ReadonlySet<string> = new Set(['s3', ...carrierKinds]);
 
 /** When Lambda began refusing to invoke a function (its Throttles measure rose): refusals before its code runs, for want of its own or the account's concurrency. */
 export const refusedInvocationsAt = (board: EvidenceBoard, signals: readonly Signal[], service: string): number =>
@@ -104,7 +102,7 @@ export const capacityBehind = (board: EvidenceBoard, service: string, signals: r
   if (quota) return quota;
   // A function Lambda refuses to invoke lacks concurrency, which no table or service it calls provides; a queue or stream it shares may carry the work that took it.
   const refused = Number.isFinite(refusedInvocationsAt(board, signals, service));
-  const shared = sharedCapacityOf(board, service).filter((callee) => !refused || dataCarrierKinds.has(kindOf(board, callee) ?? ''));
+  const shared = sharedCapacityOf(board, service).filter((callee) => !refused || carrierKinds.has(kindOf(board, callee) ?? ''));
   if (shared.length === 1) return shared[0];
   const troubled = shared.filter((callee) => signals.some((signal) => signal.service === callee && signal.kind !== 'alarm'));
   return troubled.length === 1 ? troubled[0] : undefined;
@@ -515,7 +513,6 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
   if (!accountQuotaKinds.has(kind) || !throttled || ownSurge) return { tenants: [], coTenants: false };
   return { tenants: (board.services ?? []).filter((node) => node.kind === kind && node.name !== root).map((node) => node.name), coTenants: true };
 };
-
 
 /**
  * The one client whose work was launched between shortly before the load began and the resource

@@ -16,11 +16,11 @@ import { iso, type Signal } from './signals.ts';
  * the timeline, the impact and the remediation. Decides nothing about the cause itself.
  */
 
-/** A finding's draft and the principles that shaped it (principles.ts): only those whose result it uses. */
 /** What account-wide quota two co-tenants share: for functions, the concurrency every function without a reservation of its own draws on. */
 const sharedQuotaWords = (board: EvidenceBoard, starved: string): string =>
   kindOf(board, starved) === 'lambda' ? "the account's concurrency (the unreserved pool of concurrent executions)" : 'the account quota';
 
+/** A finding's draft and the principles that shaped it (principles.ts): only those whose result it uses. */
 export interface WrittenFinding {
   draft: FindingDraft;
   principles: Principle[];
