@@ -1,5 +1,5 @@
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
-import { callersOf, dependenciesOf } from './service-map.ts';
+import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
 import { SAME_TIME_MS, severityOfLine, type Signal } from './signals.ts';
 
 /**
@@ -18,11 +18,16 @@ const identifier = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+
 /** A record the consumer could not read: it would not parse or decode, or it was not what it should be. */
 const unreadable = /decod|pars(e|ing)|deserializ|unmarshal|KeyError|missing (required )?(field|key|property)|unrecogni[sz]ed (field|property)|UnrecognizedProperty|SyntaxError|Unexpected (end|token)|malformed|invalid (json|record|payload|message|data)|corrupt|truncat|schema|mismatch/i;
 
-/** Upstream along the data's way: the writers of what `reader` reads, and the writers of what they read in turn. */
+/**
+ * Upstream along the data's way: the writers of what `reader` reads, and the writers of what they
+ * read in turn. A writer that runs no code (a topic or bus that fans out into the reader's queue)
+ * only passes on what is published into it: its publishers write too.
+ */
 export const upstreamWriters = (board: EvidenceBoard, reader: string): string[] => {
   const found: string[] = [];
   const visit = (current: string) => {
-    for (const writer of dependenciesOf(board, current).flatMap((store) => callersOf(board, store))) {
+    const passesOn = current !== reader && !computeKinds.has(kindOf(board, current) ?? '');
+    for (const writer of [...dependenciesOf(board, current).flatMap((store) => callersOf(board, store)), ...(passesOn ? callersOf(board, current) : [])]) {
       if (writer === reader || found.includes(writer)) continue;
       found.push(writer);
       visit(writer);

@@ -16,7 +16,7 @@ import type { EvidenceBoard, Runbook } from './evidence-board.ts';
 /** How long after a stated start the routine it starts still explains what it does. */
 const ROUTINE_SPAN_MS = 2 * 60 * 60_000;
 
-const expectedWords = /\bexpected\b|on purpose|deliberately|by design|as designed|no action (?:is )?(?:needed|required)|otherwise no action/i;
+const expectedWords = /\bexpected\b|on purpose|deliberately|by design|as designed|no action (?:is )?(?:needed|required)|otherwise no action|(?:not a|no) reason to act|fires? (?:on )?every (?:run|night|day|week|month)/i;
 const startPattern = /\bat (\d{1,2}):(\d{2})\s*(?:UTC|GMT|Z)\b/i;
 const dayOfMonthPattern = /\bon the (\d{1,2})(?:st|nd|rd|th)\b/i;
 
@@ -29,13 +29,16 @@ interface Routine {
 /** The runbook's steps, title and match terms: everything it says. */
 const runbookText = (runbook: Runbook): string => [runbook.title, ...(runbook.match ?? []), ...runbook.steps].join('\n');
 
-/** The daily window a runbook's text states: a window, or a start and the hours after it. */
+/**
+ * The daily window a runbook's text states: a window, or a start and the hours after it. A start
+ * before a window stated later in the day (runs at 01:00, done between 03:45 and 04:30) is one
+ * routine from its start to the window's end.
+ */
 const statedWindowOf = (text: string): AnnouncedWindow | undefined => {
   const window = announcedWindowOf(text);
-  if (window) return window;
   const start = startPattern.exec(text);
-  if (!start) return undefined;
-  const from = Number(start[1]) * 60 + Number(start[2]);
+  const from = start ? Number(start[1]) * 60 + Number(start[2]) : Number.NaN;
+  if (window) return from < window.from ? { from, to: window.to } : window;
   return from < 24 * 60 ? { from, to: (from + ROUTINE_SPAN_MS / 60_000) % (24 * 60) } : undefined;
 };
 

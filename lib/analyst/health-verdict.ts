@@ -15,7 +15,7 @@ import type { Principle } from './principles.ts';
 import { foldReadings } from '../domain/statistic.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { dependenciesOf, withSharedResourceUsers, workReachOf } from './service-map.ts';
-import { withinUsualErrors } from './usual-errors.ts';
+import { sparseUnderItsErrorAlarm, withinUsualErrors } from './usual-errors.ts';
 import { reportedDirection, reportNames, wordsOf } from './measure-words.ts';
 import { iso, isFault, namesService, seriesLabel, severityOfLine, windowOf, type Signal } from './signals.ts';
 import { timedPoints } from './readings.ts';
@@ -725,8 +725,8 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   return undefined;
 };
 
-/** ERROR-or-worse lines at an alerting service, from shortly before it alerted. */
-export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[] => {
+/** ERROR-or-worse lines at an alerting service, from shortly before it alerted. `alerts`: all that fired, this one among them. */
+export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert, alerts: readonly Alert[] = [alert]): LogRecord[] => {
   if (!alert.service) return [];
   const since = alert.since !== undefined ? alert.since - EVALUATION_SLACK_MS : Number.NEGATIVE_INFINITY;
   const errors = board.logs.filter((line) => line.service === alert.service && severityOfLine(line) >= 3 && line.at >= since && !refusedProbe(line));
@@ -741,7 +741,11 @@ export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert): LogRecord[
     return severityOfLine(line) < 4 && causes.length > 0 && causes.every((hit) => hit.label === 'bad data');
   };
   return [...byKind.values()].flatMap((kind) => {
-    const usual = withinUsualErrors(board, alert.service!, { from: kind[0]!.at, to: kind.at(-1)!.at, count: kind.length, example: kind[0]!.message });
+    const logged = { from: kind[0]!.at, to: kind.at(-1)!.at, count: kind.length, example: kind[0]!.message };
+    // Now and then is judged over all the time since the alert: a single line has no stretch of its own.
+    const sinceAlert = { ...logged, from: Math.min(logged.from, since), to: Math.max(logged.to, windowOf(board)?.end ?? logged.to) };
+    const firing = new Set(alerts.map((fired) => fired.name.replace(/^alarm /, '')));
+    const usual = withinUsualErrors(board, alert.service!, logged) || sparseUnderItsErrorAlarm(board, alert.service!, sinceAlert, firing);
     return usual ? [] : kind.filter((line) => !oneRecordRefused(line) || kind.length > 1);
   }).sort((a, b) => a.at - b.at);
 };
@@ -791,7 +795,7 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
     const worthNaming = signal.substantial || (isFault(signal) && retiredExplanation(board, signal.service) !== undefined) || recurringExplanation(board.series, signal) !== undefined;
     if (worthNaming && !explained.some((item) => item.why === why.why)) explained.push({ subject: signal.description, ...why });
   }
-  const linesAfter = new Map(alerts.map((alert) => [alert, errorsAfterAlert(board, alert)]));
+  const linesAfter = new Map(alerts.map((alert) => [alert, errorsAfterAlert(board, alert, alerts)]));
   // A redefined alarm on a count of errors at its usual level: the error lines at its service are what it counts, when there are
   // no more of them a period than it counted.
   const usualBreaches = new Set<Alert>();

@@ -583,7 +583,7 @@ const incidentFrom = (
 
   // A value written an order of magnitude off fails nothing where it is read: whoever logged it first, before the trouble, wrote it.
   const shiftFound = writer ? undefined : shiftedValueOf(board);
-  const shifted = shiftFound && shiftFound.at <= datedOnset(root) + SAME_TIME_MS && datedOnset(root) - shiftFound.at <= SHIFT_REACH_MS ? shiftFound : undefined;
+  const shifted = shiftFound && shiftFound.at - shiftFound.datedWithinMs <= datedOnset(root) + SAME_TIME_MS && datedOnset(root) - shiftFound.at <= SHIFT_REACH_MS ? shiftFound : undefined;
   if (shifted) {
     applied.push('value-shifted-at-writer');
     rootAt(shifted.origin);

@@ -26,6 +26,8 @@ const firstRelease = (change: Change): boolean => /\bv?1\.0\.0\b|\b(initial|firs
 export interface RemediationInputs {
   category: RootCauseCategory;
   root: string;
+  /** Where the root's bad values were recorded, when another service recorded them as they came: the records to repair are there. */
+  recordedBy?: string;
   /** The mechanism's evidence label (cause-signals), if one was found. */
   mechanism?: string;
   change?: Change;
@@ -145,7 +147,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, failedRotation, oversized, staleHolding, filledByHold, storageRanOut, repointedClients, outlastedVisibility, routedLoad, addressesHeldFrom, scalingCeiling }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, failedRotation, oversized, staleHolding, filledByHold, storageRanOut, repointedClients, outlastedVisibility, routedLoad, addressesHeldFrom, scalingCeiling, recordedBy }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -312,12 +314,14 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
         step('escalate', root, `Open a case with the provider of ${root}.`),
       ]);
     }
-    case 'data':
+    case 'data': {
+      const repair = recordedBy ? step('apply-fix', recordedBy, `Repair the records ${recordedBy} wrote from what ${root} sent.`) : step('apply-fix', root, 'Repair the affected records.');
       return change?.kind === 'deploy'
-        ? plan('remedy-repair-bad-data', [step('rollback', root, `Roll back the release that writes bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')])
+        ? plan('remedy-repair-bad-data', [step('rollback', root, `Roll back the release that writes bad data${undo}.`), repair])
         : change?.kind === 'config'
-        ? plan('remedy-repair-bad-data', [step('revert-config', root, `Revert the setting that makes ${root} write bad data${undo}.`), step('apply-fix', root, 'Repair the affected records.')])
+        ? plan('remedy-repair-bad-data', [step('revert-config', root, `Revert the setting that makes ${root} write bad data${undo}.`), repair])
         : plan('remedy-repair-bad-data', [step('apply-fix', root, `Stop and repair the bad data produced by ${root}.`)]);
+    }
     case 'resource-exhaustion':
       // A client whose load ran a shared resource out is slowed down at once, as a swamping client is (restarting it frees nothing
       // it holds); the release that launched that load is rolled back, and its work changed before it runs again.
@@ -346,6 +350,7 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   return {
   category: cause.category,
   root: cause.root,
+  ...(cause.shiftedValue?.recordedBy ? { recordedBy: cause.shiftedValue.recordedBy } : {}),
   mechanism: cause.mechanism?.label,
   change: cause.suspectChange,
   callerOfRoot: cause.callerOfRoot,

@@ -1,5 +1,6 @@
-import type { Change, EvidenceBoard, LogRecord } from './evidence-board.ts';
+import type { Change, EvidenceBoard, LogRecord, Series } from './evidence-board.ts';
 import { latestBreakingChangeBefore } from './explaining-change.ts';
+import { dataSourcesOf } from './service-map.ts';
 import { iso, SAME_TIME_MS } from './signals.ts';
 import { quoteMessage } from '../text/quote.ts';
 
@@ -9,9 +10,12 @@ import { quoteMessage } from '../text/quote.ts';
  * times off, or as its reciprocal, fails nothing: it shows as orders that surge or revenue that
  * drops. Its origin is whoever logged the new value first, usually the job that loaded it; the
  * services that quote it after read what that job wrote. The evidence is the value itself, said
- * three ways: a writer's own before and after (`X=0.086 prev=11.6`, `old=5699 new=56.99`), its
- * guard's percentage (`median change -99.0%`), or the same keyed line (`ccy=JPY ... fx=`) read
- * before and after.
+ * four ways: a writer's own before and after (`X=0.086 prev=11.6`, `old=5699 new=56.99`), its
+ * guard's percentage (`median change -99.0%`), the same guard published as a metric
+ * (`MedianPriceChangePct` at -99), or the same keyed line (`ccy=JPY ... fx=`) read before and after.
+ * A sum of money a service records (credits, amounts) that steps by an order of magnitude while
+ * the count of what it records holds was written that way too: it came in so, and the code it
+ * takes its data from that changed just before is what started writing it.
  */
 
 /** Off by at least this factor either way: ten times, a hundredth, a reciprocal of a rate far from one. */
@@ -22,6 +26,12 @@ const STEADY_FACTOR = 2;
 const MIN_READINGS = 2;
 /** A config or release at the writer up to a week before it wrote the value is what changed how it reads its source. */
 const WRITER_CHANGE_REACH_MS = 7 * 24 * 60 * 60_000;
+/** A recorded sum steps within this long of the release that sends it the new values: they flow through at once. */
+const SENDER_CHANGE_REACH_MS = 60 * 60_000;
+/** Points each side of a metric's step: fewer could be one busy period. */
+const MIN_METRIC_POINTS = 3;
+/** The count beside a shifted sum holds within this factor: as much was recorded, each worth far more or less. */
+const HELD_FACTOR = 1.5;
 
 const keyedValue = /([A-Za-z_][\w./-]*)=([^\s,;()]+)/g;
 const plainNumber = /^[-+]?\d+(?:\.\d+)?$/;
@@ -30,6 +40,14 @@ const varyingMeasure = /(^|_)(ms|id)$|duration|latency|took|elapsed|time|bytes|s
 /** A key's value that names a moment or a run, not what the line is about. */
 const momentOrRun = /^\d{4}-\d{2}-\d{2}|^[0-9a-f]{8}-[0-9a-f]{4}-/i;
 const percentChange = /\b(?:delta|change|changed|moved|diff)\b[^\d%+-]{0,3}([+-]?\d+(?:\.\d+)?)%/i;
+/** A metric that publishes how far values moved, in percent (`PriceChangePctMedian`, `MedianRateDeltaPercent`). */
+const percentChangeMetric = /(change|delta|diff|moved).*(pct|percent)|(pct|percent).*(change|delta|diff)/i;
+/** `0.0025 -> 0.2532 (+9870.6%)`: a value's before and after, with the move the writer computed from them. */
+const arrowWithPercent = /([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(?:->|→|=>)\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*\(([-+]?\d+(?:\.\d+)?)%\)/i;
+/** A metric that sums money: what it is worth, not how many. */
+const moneyMetric = /amount|price|credit|revenue|balance|payout|charge|fee|cost|minor|EUR|USD|GBP|JPY/i;
+/** A metric that counts what was done: the volume beside a sum. */
+const countMetric = /invocations|count|written|messages|orders|entries|records|items|requests|published|processed/i;
 const previousOf = /\b(?:prev|previous|was|old)=([-+]?\d+(?:\.\d+)?)\b/i;
 const newOf = /\bnew=([-+]?\d+(?:\.\d+)?)\b/i;
 
@@ -43,7 +61,12 @@ export interface ShiftedValue {
   /** A percentage the writer gave for the move, when it gave one. */
   percent?: number;
   at: number;
-  line: LogRecord;
+  /** How far `at` may be off: a metric point stands for its whole period, and what it is compared with may be dated to a neighbouring one. */
+  datedWithinMs: number;
+  /** Where the value was read: the line or the series point, as cited. */
+  evidence: { ref: string; said: string };
+  /** The service that recorded the value, when the origin sent it there (a sum its recorder publishes). */
+  recordedBy?: string;
   /** Services that used the new value after the origin wrote it. */
   readers: string[];
   /** The change at the origin, up to a week before, that changed what it writes. */
@@ -73,8 +96,15 @@ interface Reading {
   line: LogRecord;
 }
 
+const saidBy = (line: LogRecord) => ({ ref: line.ref, said: line.message });
+
+/** A percent move so large the values went an order of magnitude off: -90% and below is a tenth, +900% and above ten times. */
+const orderOfMagnitudePercent = (moved: number): boolean => moved <= -(100 - 100 / ORDER_OF_MAGNITUDE) || moved >= (ORDER_OF_MAGNITUDE - 1) * 100;
+
 /** A value said with its previous one, or a guard's percentage, on one line. */
-const statedShift = (line: LogRecord): Omit<ShiftedValue, 'origin' | 'readers' | 'change'> | undefined => {
+type StatedShift = Omit<ShiftedValue, 'origin' | 'readers' | 'change'> & { service: string };
+
+const statedShift = (line: LogRecord): StatedShift | undefined => {
   const previous = line.message.match(previousOf);
   if (previous) {
     const before = Number(previous[1]);
@@ -85,15 +115,34 @@ const statedShift = (line: LogRecord): Omit<ShiftedValue, 'origin' | 'readers' |
     const after = stated ? Number(stated[1]) : valued ? Number(valued.value) : Number.NaN;
     if (isShift(before, after)) {
       const which = pairs.slice(0, at).filter((pair) => !plainNumber.test(pair.value) && !momentOrRun.test(pair.value)).map((pair) => `${pair.key}=${pair.value}`);
-      return { what: valued ? valued.key : which.join(' ') || 'a value', before, after, at: line.at, line };
+      return { what: valued ? valued.key : which.join(' ') || 'a value', before, after, at: line.at, datedWithinMs: 0, service: line.service, evidence: saidBy(line) };
+    }
+  }
+  const arrow = line.message.match(arrowWithPercent);
+  if (arrow) {
+    const [before, after, moved] = [Number(arrow[1]), Number(arrow[2]), Number(arrow[3])];
+    // The percentage agrees with the two values: it is their move, not another figure on the line.
+    if (isShift(before, after) && Math.abs((after / before - 1) * 100 - moved) <= Math.max(1, Math.abs(moved) * 0.05)) {
+      const what = line.message.slice(0, arrow.index).split(/[:;]/).pop()!.trim() || 'a value';
+      return { what, before, after, at: line.at, datedWithinMs: 0, service: line.service, evidence: saidBy(line) };
     }
   }
   const percent = line.message.match(percentChange);
   if (percent) {
     const moved = Number(percent[1]);
-    if (moved <= -(100 - 100 / ORDER_OF_MAGNITUDE) || moved >= (ORDER_OF_MAGNITUDE - 1) * 100) return { what: identityOf(line.message) || 'its values', percent: moved, at: line.at, line };
+    if (orderOfMagnitudePercent(moved)) return { what: identityOf(line.message) || 'its values', percent: moved, at: line.at, datedWithinMs: 0, service: line.service, evidence: saidBy(line) };
   }
   return undefined;
+};
+
+/** A guard's percentage published as a metric: its first point an order of magnitude off. */
+const meteredShift = (series: Series): StatedShift | undefined => {
+  if (!percentChangeMetric.test(series.name)) return undefined;
+  const point = series.points.find(([, value]) => orderOfMagnitudePercent(value));
+  if (!point) return undefined;
+  const which = Object.entries(series.dimensions ?? {}).map(([key, value]) => `${key}=${value}`).join(' ');
+  const what = which ? `${series.name} of ${which}` : series.name;
+  return { what, percent: point[1], at: Date.parse(point[0]), datedWithinMs: (series.periodSeconds ?? 60) * 1000, service: series.service, evidence: { ref: series.ref, said: `${what} at ${point[1]} (${point[0]})` } };
 };
 
 /** The same keyed value, read on lines alike, steady at one level and then steady at another an order of magnitude away. */
@@ -123,6 +172,46 @@ const seriesShifts = (logs: readonly LogRecord[]) => {
   });
 };
 
+const timeOf = (point: readonly [string, number]): number => Date.parse(point[0]);
+const within = (series: Series, from: number, to: number): number[] => series.points.filter((point) => timeOf(point) >= from && timeOf(point) < to).map(([, value]) => value);
+
+/**
+ * A sum of money a service records that held one level and then another an order of magnitude
+ * away (one point between may straddle the step), while a count it records held across the same step.
+ */
+const steppedSum = (board: EvidenceBoard) =>
+  board.series.flatMap((series) => {
+    if (!moneyMetric.test(series.name) || countMetric.test(series.name)) return [];
+    const values = series.points.map(([, value]) => value);
+    for (let split = MIN_METRIC_POINTS; split <= values.length - MIN_METRIC_POINTS; split += 1) {
+      for (const straddle of [0, 1]) {
+        const before = values.slice(0, split);
+        const after = values.slice(split + straddle);
+        if (after.length < MIN_METRIC_POINTS || !steady(before) || !steady(after) || !isShift(median(before), median(after))) continue;
+        const stepAt = timeOf(series.points[split]!);
+        const firstAfter = timeOf(series.points[split + straddle]!);
+        const counted = board.series.filter((other) => other.service === series.service && countMetric.test(other.name)).some((other) => {
+          const countBefore = within(other, timeOf(series.points[0]!), stepAt);
+          const countAfter = within(other, firstAfter, Number.POSITIVE_INFINITY);
+          return countBefore.length >= MIN_METRIC_POINTS && countAfter.length >= MIN_METRIC_POINTS && Math.max(median(countBefore), median(countAfter)) / Math.min(median(countBefore), median(countAfter)) <= HELD_FACTOR;
+        });
+        if (!counted) continue;
+        const which = Object.entries(series.dimensions ?? {}).map(([key, value]) => `${key}=${value}`).join(' ');
+        const what = which ? `${series.name} of ${which}` : series.name;
+        const [shownAt, shown] = series.points[split + straddle]!;
+        return [{ recorder: series.service, what, before: median(before), after: median(after), at: stepAt, datedWithinMs: (series.periodSeconds ?? 60) * 1000, evidence: { ref: series.ref, said: `${what} at ${shown} (${shownAt})` } }];
+      }
+    }
+    return [];
+  });
+
+/** Whoever changed, shortly before the step, the code whose data the recorder records: it sent the new values. Else the recorder wrote them. */
+const senderOf = (board: EvidenceBoard, recorder: string, at: number): { origin: string; change?: Change } => {
+  const sources = new Set([recorder, ...dataSourcesOf(board, recorder)]);
+  const change = latestBreakingChangeBefore(board.changes, at, SENDER_CHANGE_REACH_MS, (candidate) => sources.has(candidate.service) && ['deploy', 'config', 'feature-flag'].includes(candidate.kind));
+  return change ? { origin: change.service, change } : { origin: recorder };
+};
+
 /** A number written with enough digits that finding it again elsewhere is no coincidence. */
 const distinctive = (value: string): boolean => value.replace(/[^\d]/g, '').replace(/^0+/, '').length >= 4;
 
@@ -130,12 +219,16 @@ const literalIn = (value: string) => new RegExp(`(^|[^\\d.])${value.replace('.',
 
 export const shiftedValueOf = (board: EvidenceBoard): ShiftedValue | undefined => {
   const logs = [...board.logs].sort((a, b) => a.at - b.at);
-  const allStated = logs.flatMap((line) => statedShift(line) ?? []);
+  const allStated = [...logs.flatMap((line) => statedShift(line) ?? []), ...board.series.flatMap((series) => meteredShift(series) ?? [])].sort((a, b) => a.at - b.at);
   // A guard's percentage and the writer's own before and after are one shift: the values say it best.
-  const stated = allStated[0] && (allStated.find((shift) => shift.line.service === allStated[0]!.line.service && shift.before !== undefined && shift.at - allStated[0]!.at <= SAME_TIME_MS) ?? allStated[0]);
+  const stated = allStated[0] && (allStated.find((shift) => shift.service === allStated[0]!.service && shift.before !== undefined && shift.at - allStated[0]!.at <= SAME_TIME_MS) ?? allStated[0]);
   const seen = seriesShifts(logs).sort((a, b) => a.first.line.at - b.first.line.at)[0];
   const earliest = stated && (!seen || stated.at <= seen.first.line.at) ? stated : undefined;
-  let found: Omit<ShiftedValue, 'readers' | 'change'> | undefined = earliest ? { ...earliest, origin: earliest.line.service } : undefined;
+  let found: Omit<ShiftedValue, 'readers' | 'change'> | undefined;
+  if (earliest) {
+    const { service, ...shift } = earliest;
+    found = { ...shift, origin: service };
+  }
   if (!found && seen) {
     // The new value, found again in whoever logged it first, was written there: the series that shows it read it after.
     const token = pairsOf(seen.first.line.message).find((pair) => pair.key === seen.key)!.value;
@@ -143,9 +236,15 @@ export const shiftedValueOf = (board: EvidenceBoard): ShiftedValue | undefined =
     const line = first ?? seen.first.line;
     const key = pairsOf(line.message).find((pair) => pair.value === token)?.key;
     const what = first && key ? `${key} of ${identityOf(line.message)}` : seen.what;
-    found = { origin: line.service, what, before: seen.before, after: seen.after, at: line.at, line };
+    found = { origin: line.service, what, before: seen.before, after: seen.after, at: line.at, datedWithinMs: 0, evidence: saidBy(line) };
   }
-  if (!found) return undefined;
+  if (!found) {
+    const stepped = steppedSum(board).sort((a, b) => a.at - b.at)[0];
+    if (!stepped) return undefined;
+    const { recorder, ...shift } = stepped;
+    const sender = senderOf(board, recorder, stepped.at + stepped.datedWithinMs);
+    return { ...shift, origin: sender.origin, readers: [], ...(sender.origin === recorder ? {} : { recordedBy: recorder }), ...(sender.change ? { change: sender.change } : {}) };
+  }
   const { origin, at } = found;
   const readers = [...new Set(logs.filter((line) => line.service !== origin && line.at > at && found.after !== undefined && literalIn(String(found.after)).test(line.message)).map((line) => line.service))];
   const change = latestBreakingChangeBefore(board.changes, at, WRITER_CHANGE_REACH_MS, (candidate) => candidate.service === origin && (candidate.kind === 'config' || candidate.kind === 'deploy'));
@@ -158,9 +257,9 @@ export const factorWords = (before: number, after: number): string => {
   if (Math.abs(before - 1) > 0.5 && product > 0.95 && product < 1.05) return 'the reciprocal (1/x) of';
   const ratio = after / before;
   const powers: Array<[number, string, string]> = [
-    [10, 'ten times', 'a tenth of'],
-    [100, 'a hundred times', 'a hundredth of'],
-    [1000, 'a thousand times', 'a thousandth of'],
+    [10, 'ten times (10x)', 'a tenth (1/10) of'],
+    [100, 'a hundred times (100x)', 'a hundredth (1/100) of'],
+    [1000, 'a thousand times (1000x)', 'a thousandth (1/1000) of'],
   ];
   for (const [power, up, down] of powers) {
     if (ratio / power > 0.9 && ratio / power < 1.1) return up;
@@ -173,7 +272,8 @@ export const shiftedValueWords = (shift: ShiftedValue): string => {
   const moved =
     shift.before !== undefined && shift.after !== undefined
       ? `${shift.what} came out as ${shift.after}, ${factorWords(shift.before, shift.after)} the ${shift.before} it held before`
-      : `${shift.what} moved ${shift.percent}%`;
+      : `${shift.what} moved ${shift.percent}%, to ${factorWords(1, 1 + (shift.percent ?? 0) / 100)} what it was`;
   const readers = shift.readers.length > 0 ? ` ${shift.readers.join(', ')} used the new value from then on.` : '';
-  return `${shift.origin} wrote a value an order of magnitude off at ${iso(shift.at)}: ${moved} ("${quoteMessage(shift.line.message)}"). Nothing fails on such a value; it is priced, charged or counted as it is.${readers}`;
+  const wrote = shift.recordedBy ? `sent ${shift.recordedBy} values an order of magnitude off from ${iso(shift.at)}, which it recorded as they came` : `wrote a value an order of magnitude off at ${iso(shift.at)}`;
+  return `${shift.origin} ${wrote}: ${moved} ("${quoteMessage(shift.evidence.said)}"). Nothing fails on such a value; it is priced, charged or counted as it is.${readers}`;
 };

@@ -57,8 +57,24 @@ const SPARSE_PER_MINUTE = 0.1;
  * before the first of them on, are under the rate its owners page on: background, not a failure.
  * Sparse only: a steady stream that an alarm missed proves nothing of the kind.
  */
-export const underItsOwnAlarm = (board: EvidenceBoard, service: string, logged: LoggedErrors): boolean => {
-  if ((statusOf(logged.example) ?? 0) < 500 || !serverErrorsFlat(board, service)) return false;
-  const watched = board.alarms.some((alarm) => alarm.service === service && serverErrorMeasure.test(alarm.name) && alarm.since !== undefined && Date.parse(alarm.since) <= logged.from);
+export const underItsOwnAlarm = (board: EvidenceBoard, service: string, logged: LoggedErrors): boolean =>
+  (statusOf(logged.example) ?? 0) >= 500 && serverErrorsFlat(board, service) && sparseUnderAlarmOn(board, service, logged, serverErrorMeasure);
+
+/** An alarm on a service's failures of any kind: its errors, its failed work, its 5xx. */
+const failureMeasure = /error|fail|5xx/i;
+
+/**
+ * The same for failed work that is no request (a job item that failed, a message left for retry):
+ * errors logged only now and then, while the service's own alarm on its errors stayed OK from before
+ * the first of them on, are under the rate its owners page on.
+ */
+export const sparseUnderItsErrorAlarm = (board: EvidenceBoard, service: string, logged: LoggedErrors, firing: ReadonlySet<string>): boolean =>
+  sparseUnderAlarmOn(board, service, logged, failureMeasure, firing);
+
+/** `firing`: alarms an alert says fired, whatever an older listing says of them. */
+const sparseUnderAlarmOn = (board: EvidenceBoard, service: string, logged: LoggedErrors, measure: RegExp, firing: ReadonlySet<string> = new Set()): boolean => {
+  const watched = board.alarms.some(
+    (alarm) => alarm.service === service && measure.test(alarm.name) && !firing.has(alarm.name) && alarm.state === 'OK' && alarm.since !== undefined && Date.parse(alarm.since) <= logged.from,
+  );
   return watched && linesPerMinuteOf(logged) <= SPARSE_PER_MINUTE;
 };

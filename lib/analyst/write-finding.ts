@@ -128,7 +128,7 @@ const incidentFinding = (board: EvidenceBoard, cause: IncidentCause): WrittenFin
   const remediation = determined ? plan : [...plan, { action: 'escalate' as const, target: root, detail: `The cause is not established: escalate to the owners of ${root} with the evidence above.` }];
 
   const cited = [
-    ...(cause.shiftedValue ? [{ ref: cause.shiftedValue.line.ref, summary: `${cause.shiftedValue.origin} wrote: ${quoteMessage(cause.shiftedValue.line.message)}` }] : []),
+    ...(cause.shiftedValue ? [{ ref: cause.shiftedValue.evidence.ref, summary: `${cause.shiftedValue.origin} wrote: ${quoteMessage(cause.shiftedValue.evidence.said)}` }] : []),
     ...(suspectChange ? [{ ref: suspectChange.ref, summary: `${suspectChange.kind} of ${suspectChange.service} at ${iso(suspectChange.at)}: ${quoteMessage(suspectChange.summary)}` }] : []),
     ...rootSignals.filter((signal) => signal.kind !== 'transient').sort((a, b) => b.strength - a.strength).slice(0, 4).map((signal) => ({ ref: signal.ref, summary: signal.description })),
     ...affected.slice(0, 3).flatMap((item) => {

@@ -251,3 +251,33 @@ describe('bad data is the fault of whoever wrote it first, upstream along the da
     expect(diagnosis.suspectChange?.summary).toContain('publisher 3.0.0');
   });
 });
+
+describe('bad data published into a topic that fans out into the reader\'s queue', () => {
+  /** A publisher writes to a topic that delivers into the billing queue; the reader was released long before, the publisher just before. */
+  const fannedOut = () =>
+    boardFrom({
+      brief: 'CloudWatch alarm "billing-dlq-not-empty" is in ALARM',
+      services: [
+        { name: 'tracking-api', kind: 'ecs', dependsOn: ['status-topic'] },
+        { name: 'status-topic', kind: 'sns', dependsOn: ['billing-queue'] },
+        { name: 'billing-queue', kind: 'sqs' },
+        { name: 'biller', kind: 'ecs', dependsOn: ['billing-queue'] },
+      ],
+      alarms: [{ name: 'billing-dlq-not-empty', service: 'billing-queue', state: 'ALARM', since: at(START, 62) }],
+      changes: [
+        { service: 'biller', timestamp: at(START, 10), kind: 'deploy', summary: 'biller 2.4.0 rolled out (runtime upgrade)' },
+        { service: 'tracking-api', timestamp: at(START, 48), kind: 'deploy', summary: 'tracking-api 6.0.0 rolled out (new carrier statuses)' },
+      ],
+      metrics: [{ service: 'billing-queue', name: 'ApproximateNumberOfMessagesVisible', points: series(START, 90, (minute) => (minute < 50 ? 4 : (minute - 50) * 20)) }],
+      logs: sorted([
+        ...lines('biller', 0, 5, 10, 'INFO', (index) => `rated status batch ${400 + index}`),
+        ...lines('biller', 50, 3, 12, 'ERROR', () => 'message rejected: InvalidFormatException: Cannot deserialize value of type `Status` from String "PARCEL_LOCKER": not one of the values accepted'),
+      ]),
+    });
+
+  it('was written by the publisher released just before: the topic only passes it on', () => {
+    const diagnosis = diagnose(fannedOut());
+    expect(diagnosis.root).toBe('tracking-api');
+    expect(diagnosis.draft.rootCause.summary).toContain('biller cannot read what tracking-api writes');
+  });
+});

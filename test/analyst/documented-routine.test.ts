@@ -82,6 +82,15 @@ describe('a routine the runbook documents', () => {
     expect(documentedRoutineAt(monthly, 'ledger-import', Date.parse(at(START, 200)), 0)).toBeUndefined();
   });
 
+  it('runs from its start to the end of a window stated later the same day, and its alarms firing every run need no action', () => {
+    const steps = ['The settlement run starts at 01:00 UTC. The queue should be empty between 03:40 and 04:20 UTC.', 'Its backlog alarm fires on every run; that alone is not a reason to act.'];
+    const board = withRunbooks(boardFrom({}), [runbook(steps)]);
+    expect(documentedRoutineAt(board, 'ledger-import', Date.parse(at(START, 10)), 0)?.window).toEqual({ start: Date.parse('2026-03-10T01:00:00.000Z'), end: Date.parse('2026-03-10T04:20:00.000Z') });
+    expect(documentedRoutineAt(board, 'ledger-import', Date.parse(at(START, 220)), 0)).toBeUndefined();
+    const unexplained = withRunbooks(boardFrom({}), [runbook(['The settlement run starts at 01:00 UTC. The queue should be empty between 03:40 and 04:20 UTC.'])]);
+    expect(documentedRoutineAt(unexplained, 'ledger-import', Date.parse(at(START, 10)), 0)).toBeUndefined();
+  });
+
   it('names a failure by its exception or measure, not by its small words', () => {
     const named = runbook(documented);
     expect(namesFailure(named, 'SchemaRejectedError: column count 9, want 12')).toBe(true);

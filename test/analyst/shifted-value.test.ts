@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { factorWords, shiftedValueOf } from '../../lib/analyst/shifted-value.ts';
 import { dataSourcesOf } from '../../lib/analyst/service-map.ts';
-import { at, boardFrom, linesFrom, series, sorted, step } from './board-builder.ts';
+import { at, boardFrom, linesFrom, pointsBetween, series, sorted, step } from './board-builder.ts';
 
 const START = '2026-03-02T00:00:00.000Z';
 /** The nightly load runs at minute 1440 (the second midnight); orders alarm an hour later. */
@@ -48,7 +48,7 @@ describe('a value written an order of magnitude off', () => {
     const draft = diagnose(ratesStory({ after: '0.1127' })).draft;
     expect(draft.rootCause).toMatchObject({ service: 'rates-loader', category: 'data' });
     expect(draft.rootCause.summary).toContain('0.1127');
-    expect(draft.rootCause.summary).toContain('a hundredth of the 11.274');
+    expect(draft.rootCause.summary).toContain('a hundredth (1/100) of the 11.274');
     expect(draft.rootCause.summary).toContain('quote-api used the new value');
     // basket-api quotes through quote-api, which reads what the loader wrote: it is affected, not separately in trouble.
     expect(draft.rootCause.summary).not.toContain('Separately');
@@ -95,8 +95,8 @@ describe('a value written an order of magnitude off', () => {
 describe('how far off, in words', () => {
   it('names the reciprocal, a hundredth and a thousand times', () => {
     expect(factorWords(11.6002, 0.086205)).toBe('the reciprocal (1/x) of');
-    expect(factorWords(5699, 56.99)).toBe('a hundredth of');
-    expect(factorWords(1.2, 1200)).toBe('a thousand times');
+    expect(factorWords(5699, 56.99)).toBe('a hundredth (1/100) of');
+    expect(factorWords(1.2, 1200)).toBe('a thousand times (1000x)');
     expect(factorWords(3, 75)).toBe('25 times');
   });
 });
@@ -104,5 +104,87 @@ describe('how far off, in words', () => {
 describe('where the data a service shows comes from', () => {
   it('is what it calls, further on, and the code that writes what they read', () => {
     expect(dataSourcesOf(boardFrom({ services }), 'shop-web').sort()).toEqual(['basket-api', 'quote-api', 'rates-loader']);
+  });
+});
+
+describe('a value shifted, read from its metrics', () => {
+  const guarded = (movedPercent: number) =>
+    boardFrom({
+      services,
+      metrics: [{ service: 'rates-loader', name: 'MedianRateChangePct', dimensions: { Feed: 'treasury' }, periodSeconds: 300, points: [[at(START, LOAD), movedPercent], [at(START, LOAD + 5), 0.4]] }],
+    });
+
+  it('is a guard\'s percentage published as a metric, an order of magnitude off, at the service that publishes it', () => {
+    expect(shiftedValueOf(guarded(-99))).toMatchObject({ origin: 'rates-loader', percent: -99, what: 'MedianRateChangePct of Feed=treasury' });
+    expect(shiftedValueOf(guarded(9900))).toMatchObject({ origin: 'rates-loader', percent: 9900 });
+    expect(shiftedValueOf(guarded(-40))).toBeUndefined();
+  });
+
+  it('is a writer\'s before and after with the move it computed from them, not a percentage that is another figure', () => {
+    const arrow = (message: string) => shiftedValueOf(boardFrom({ services, logs: [{ service: 'rates-loader', timestamp: at(START, LOAD), level: 'WARN', message }] }));
+    expect(arrow('guard: SEK per_unit 0.0947 -> 9.4412 (+9869.6%) over limit 10%; accepted')).toMatchObject({ origin: 'rates-loader', what: 'SEK per_unit', before: 0.0947, after: 9.4412 });
+    expect(arrow('guard: SEK per_unit 0.0947 -> 9.4412 (+12.0%) over limit 10%; accepted')).toBeUndefined();
+    expect(arrow('guard: SEK per_unit 0.0947 -> 0.1041 (+9.9%) within limit')).toBeUndefined();
+  });
+});
+
+describe('a sum of money recorded an order of magnitude off while as much was recorded', () => {
+  const START_SUM = '2026-03-02T10:00:00.000Z';
+  const STEP = 60;
+  const every5 = (valueAt: (minute: number) => number) => pointsBetween(START_SUM, 0, 120, 5, valueAt);
+  /** A ledger function records what orders the checkout publishes through a topic into its queue; checkout released at STEP - 3. */
+  const ledgerStory = ({ sumName = 'CreditedAmountEUR', volumeAfter = 200, senderRelease = true }: { sumName?: string; volumeAfter?: number; senderRelease?: boolean } = {}) =>
+    boardFrom({
+      brief: 'CloudWatch alarm "ledger-credits-anomaly" is in ALARM',
+      services: [
+        { name: 'checkout', kind: 'ecs', dependsOn: ['order-topic', 'payments'] },
+        { name: 'payments', kind: 'ecs' },
+        { name: 'order-topic', kind: 'sns', dependsOn: ['ledger-queue'] },
+        { name: 'ledger-queue', kind: 'sqs' },
+        { name: 'ledger', kind: 'lambda', dependsOn: ['ledger-queue', 'ledger-store'] },
+        { name: 'ledger-store', kind: 'rds' },
+      ],
+      alarms: [{ name: 'ledger-credits-anomaly', service: 'ledger', state: 'ALARM', since: at(START_SUM, STEP + 12) }],
+      changes: [
+        { service: 'ledger', timestamp: at(START_SUM, STEP - 40), kind: 'deploy', summary: 'ledger 3.1.4 rolled out (structured logging)' },
+        ...(senderRelease ? [{ service: 'checkout', timestamp: at(START_SUM, STEP - 3), kind: 'deploy', summary: 'checkout 9.0.0 rolled out (shared money library)' }] : []),
+      ],
+      metrics: [
+        { service: 'ledger', name: sumName, periodSeconds: 300, points: every5((minute) => (minute < STEP ? 4100 + (minute % 3) * 90 : 410_000 + (minute % 3) * 9000)) },
+        { service: 'ledger', name: 'Invocations', periodSeconds: 300, points: every5((minute) => (minute < STEP ? 200 : volumeAfter) + (minute % 2)) },
+      ],
+    });
+
+  it('was sent that way by the code it records from that was released just before: roll that back, repair the records where they were recorded', () => {
+    const shift = shiftedValueOf(ledgerStory());
+    expect(shift).toMatchObject({ origin: 'checkout', recordedBy: 'ledger', change: { service: 'checkout', kind: 'deploy' } });
+    const draft = diagnose(ledgerStory()).draft;
+    expect(draft.rootCause).toMatchObject({ service: 'checkout', category: 'data' });
+    expect(draft.rootCause.summary).toContain('a hundred times (100x)');
+    expect(draft.remediation.map((item) => `${item.action} ${item.target}`)).toEqual(['rollback checkout', 'apply-fix ledger']);
+  });
+
+  it('was written by the recorder itself when nothing it records from changed shortly before', () => {
+    expect(shiftedValueOf(ledgerStory({ senderRelease: false }))).toMatchObject({ origin: 'ledger' });
+  });
+
+  it('is no shift when the count stepped with it (more of the same work), nor when what stepped is itself a count', () => {
+    expect(shiftedValueOf(ledgerStory({ volumeAfter: 20_000 }))).toBeUndefined();
+    expect(shiftedValueOf(ledgerStory({ sumName: 'MessagesProcessed' }))).toBeUndefined();
+  });
+});
+
+describe('a metered shift against a symptom read on coarse points', () => {
+  it('is the writer\'s when the symptom, read on five-minute points, is dated within the period of the writer\'s point', () => {
+    const board = boardFrom({
+      brief: 'CloudWatch alarm "shop-orders-anomaly" is in ALARM',
+      services,
+      alarms: [{ name: 'shop-orders-anomaly', service: 'shop-web', state: 'ALARM', since: at(START, LOAD + 15) }],
+      metrics: [
+        { service: 'rates-loader', name: 'MedianRateChangePct', periodSeconds: 900, points: [[at(START, LOAD), -99], [at(START, LOAD + 60), 0.3]] },
+        { service: 'shop-web', name: 'CheckoutRejections', periodSeconds: 300, points: pointsBetween(START, LOAD - 85, LOAD + 30, 5, (minute) => [6, 6, 8, 2, 1, 3, 4, 6, 7, 4, 7, 1, 5, 6, 6, 6, 3, 32, 146, 125, 141, 121, 130][(minute - LOAD + 85) / 5]!) },
+      ],
+    });
+    expect(diagnose(board).root).toBe('rates-loader');
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Alert } from '../../lib/analyst/alerts.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
+import { errorsAfterAlert } from '../../lib/analyst/health-verdict.ts';
 import { at, boardFrom, linesFrom, series } from './board-builder.ts';
 
 const START = '2026-12-01T04:00:00.000Z';
@@ -80,5 +82,41 @@ describe('server errors logged now and then under the service\'s own alarm on th
     expect(diagnose(labels({ alarmOkSince: 30, loggedEvery: 25 })).draft.incident).toBe(true);
     expect(diagnose(labels({ loggedEvery: 25 })).draft.incident).toBe(true);
     expect(diagnose(labels({ alarmOkSince: -30, loggedEvery: 3 })).draft.incident).toBe(true);
+  });
+});
+
+/** A busy alarm during a nightly run: job items failed, while the worker's own alarm on its failures says OK (or ALARM, or is missing). */
+const nightlyRun = ({ errorAlarm, failedItems }: { errorAlarm?: 'OK' | 'ALARM'; failedItems: number }) =>
+  boardFrom({
+    services: [
+      { name: 'render-jobs', kind: 'sqs' },
+      { name: 'render-worker', kind: 'ecs', dependsOn: ['render-jobs'] },
+    ],
+    alarms: [
+      { name: 'render-worker-busy', service: 'render-worker', state: 'ALARM', since: at(START, 5) },
+      ...(errorAlarm ? [{ name: 'render-worker-failure-rate', service: 'render-worker', state: errorAlarm, since: at(START, -600) }] : []),
+    ],
+    logs: [
+      ...lines('render-worker', 0, 3, 40, 'INFO', (index) => `rendered batch b-${index}00 docs=5000`),
+      ...lines('render-worker', 30, 2, failedItems, 'ERROR', (index) => `render failed doc=D-77${index}1: TemplateMissing(tpl=T-9${index}); left for retry`),
+    ].sort((a, b) => a.timestamp.localeCompare(b.timestamp)),
+  });
+
+const busy: Alert = { source: 'alarm', name: 'alarm render-worker-busy', service: 'render-worker', since: Date.parse(at(START, 5)) };
+
+describe('failed work items logged now and then under the service\'s own alarm on its failures', () => {
+  it('are under what its owners page on, over all the time since the alert', () => {
+    expect(errorsAfterAlert(nightlyRun({ errorAlarm: 'OK', failedItems: 1 }), busy)).toEqual([]);
+  });
+
+  it('count when no such alarm watches them, when it is in ALARM, or when they come often', () => {
+    expect(errorsAfterAlert(nightlyRun({ failedItems: 1 }), busy)).toHaveLength(1);
+    expect(errorsAfterAlert(nightlyRun({ errorAlarm: 'ALARM', failedItems: 1 }), busy)).toHaveLength(1);
+    expect(errorsAfterAlert(nightlyRun({ errorAlarm: 'OK', failedItems: 30 }), busy).length).toBeGreaterThan(1);
+  });
+
+  it('count when an alert says that alarm fired, whatever an older listing says of it', () => {
+    const fired: Alert = { source: 'alarm', name: 'alarm render-worker-failure-rate', service: 'render-worker', since: Date.parse(at(START, 20)) };
+    expect(errorsAfterAlert(nightlyRun({ errorAlarm: 'OK', failedItems: 1 }), busy, [busy, fired])).toHaveLength(1);
   });
 });
