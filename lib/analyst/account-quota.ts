@@ -5,13 +5,15 @@ import type { Signal } from './signals.ts';
 
 /**
  * AWS services whose request rate is one account-wide quota every resource of the service draws on
- * (KMS cryptographic operations, Parameter Store, Secrets Manager, STS), and how a refusal names them.
+ * (KMS cryptographic operations, Parameter Store, Secrets Manager, STS, SES's daily sending quota and
+ * sending rate), and how a refusal names them.
  */
 const accountRateQuotas: Readonly<Record<string, RegExp>> = {
   kms: /\bkms\b/i,
   ssm: /\bssm\b|parameter store|GetParameter/i,
   secretsmanager: /secrets ?manager|GetSecretValue/i,
   sts: /\bsts\b|AssumeRole/i,
+  ses: /\bses\b|simple ?email|daily message quota|maximum sending rate|sending quota/i,
 };
 
 const awsServiceOf = (board: EvidenceBoard, service: string): string | undefined => board.services?.find((node) => node.name === service)?.awsService;

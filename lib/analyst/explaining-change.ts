@@ -51,6 +51,8 @@ export interface ChangeContext {
   rootStarved: boolean;
   /** Whether Lambda refuses to invoke the root (load-source.ts): refused before its code runs, it is not failed by what it calls. */
   rootRefusedInvocations: boolean;
+  /** Links refused the account-wide quota the root stands for without a surge of their own: their changes did not take it. */
+  starvedOfQuota: readonly string[];
   /** Whether the root posted in its own words that it is impaired (outage-notice.ts): a caller's change does not explain it. */
   rootReportsOutage: boolean;
   /** When a change could first show: its own time, or when the idle work it affects next ran (work-resumption.ts). */
@@ -168,13 +170,13 @@ const madeByPeopleBefore = (recorded: Change, newestFirst: readonly Change[]): C
  * the trouble only by that match.
  */
 export const explainingChange = (context: ChangeContext): ChangeExplanation | undefined => {
-  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, evidence, rootStarved, rootRefusedInvocations, rootReportsOutage, shownAt } = context;
+  const { services, changes, chain, root, rootOnset, onsetOf, usedOnPath, failing, evidenceCategories, evidenceKinds, evidence, rootStarved, rootRefusedInvocations, starvedOfQuota, rootReportsOutage, shownAt } = context;
   const mapped = new Set(services.flatMap((node) => [node.name, ...node.dependsOn]));
   // A resource the map does not connect to anything: the map cannot say who uses it, the change can.
   // A credential, key or rule (kind "other", calling nothing) is mapped to whoever manages it, seldom to all who use it.
   const unconnected = [...new Set(changes.map((change) => change.service))].filter((name) => !mapped.has(name) || isolated(services, name) || passive(services, name));
   // A root Lambda refuses to invoke is not failed by what it calls: changes there are no suspects.
-  const notSuspects = rootRefusedInvocations ? calleesOf(services, root) : new Set<string>();
+  const notSuspects = new Set([...(rootRefusedInvocations ? calleesOf(services, root) : []), ...starvedOfQuota]);
   const explanations = [...new Set([...chain, ...usedOnPath, ...failing, ...unconnected])].flatMap((link): Candidate[] => {
     if (link !== root && notSuspects.has(link)) return [];
     const dated = suspectChangeFor(changes, new Set([link]), rootOnset, shownAt);

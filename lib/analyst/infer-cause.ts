@@ -37,6 +37,7 @@ import { retrierAtSharedLimit, retryingCaller, retryWords, unbackedRetriesAt, un
 import { missingCacheOf, missingCacheWords, rekeyedCacheOf, rekeyedCacheWords } from './cache-misses.ts';
 import { loadFollowsRuns, runLoadWords, type RunLoad } from './client-runs.ts';
 import { floodOrigin, floodWords } from './flood-origin.ts';
+import { drawsOnAccountQuota } from './account-quota.ts';
 import { capacityBehind, clientToBlame, concurrencyRose, heldMechanisms, isSharedCapacity, isStarved, namesOwnFault, refusedInvocationsAt, replicaSource, tenantsOf, type Held } from './load-source.ts';
 import { callersOf, dataSourcesOf, dependenciesOf, kindOf } from './service-map.ts';
 import { alertsOf, type Alert } from './alerts.ts';
@@ -273,6 +274,7 @@ const incidentFrom = (
       // A function whose own concurrency rose to its limit is not starved by others: its own change may explain it.
       rootStarved: isStarved(ownSignals) && !concurrencyRose(board, root, ownSignals, { accountWide: false }),
       rootRefusedInvocations: Number.isFinite(refusedInvocationsAt(board, current, root)),
+      starvedOfQuota: drawsOnAccountQuota(board, root) ? chain.filter((link) => link !== root && isStarved(signals.filter((signal) => signal.service === link))) : [],
       rootReportsOutage: reportsOwnOutage(board, root, rootOnset),
       shownAt,
     });
@@ -298,6 +300,12 @@ const incidentFrom = (
   if (handler) {
     applied.push(handler.principle);
     chain.push(...follow(handler.service, chain));
+    // The handler may itself be refused for want of a capacity it shares: the capacity, and who took it, is the cause.
+    const behindHandler = capacityBehind(board, chain.at(-1)!, signals);
+    if (behindHandler && !chain.includes(behindHandler)) {
+      chain.push(behindHandler);
+      applied.push('capacity-behind-starved');
+    }
     root = chain.at(-1)!;
     const carrierShows = current.filter((signal) => signal.service === carrier && signal.kind !== 'mentioned' && signal.kind !== 'trace').map((signal) => signal.at);
     const shownAt = Math.min(...carrierShows);

@@ -53,3 +53,48 @@ describe('an account-wide request quota is shared by every resource of its AWS s
     expect(diagnosis.root).not.toBe('reencrypt-job');
   });
 });
+
+/**
+ * A mail queue backs up: its handler's sends are refused by SES's daily quota, days after a bulk
+ * newsletter was launched on another sending identity of the same account; the handler was itself
+ * released just before its refusals began.
+ */
+const mailQueue = (refusal: string): SyntheticEvidence => ({
+  brief: 'CloudWatch alarm "mail-queue-oldest-message" is in ALARM',
+  services: [
+    { name: 'signup-api', kind: 'ecs', dependsOn: ['mail-queue'] },
+    { name: 'mail-queue', kind: 'sqs' },
+    { name: 'mailer', kind: 'ecs', dependsOn: ['mail-queue', 'mail-identity'] },
+    { name: 'mail-identity', kind: 'other', awsService: 'ses' },
+    { name: 'newsletter-job', kind: 'lambda', dependsOn: ['promo-identity'] },
+    { name: 'promo-identity', kind: 'other', awsService: 'ses' },
+  ],
+  alarms: [{ name: 'mail-queue-oldest-message', service: 'mail-queue', state: 'ALARM', since: at(START, 96) }],
+  changes: [
+    { service: 'newsletter-job', timestamp: at(START, 30), kind: 'other', summary: 'StartExecution newsletter-send: audience 380,000 recipients' },
+    { service: 'mailer', timestamp: at(START, 84), kind: 'deploy', summary: 'mailer 3.2.0 rolled out (templated sends)' },
+  ],
+  metrics: [
+    { service: 'mail-queue', name: 'ApproximateAgeOfOldestMessage', points: series(START, 120, (minute) => (minute < 91 ? 4 : (minute - 90) * 60)) },
+    { service: 'mail-queue', name: 'NumberOfMessagesSent', points: series(START, 120, () => 40) },
+    { service: 'newsletter-job', name: 'Invocations', points: series(START, 120, step(30, 0, 500)) },
+  ],
+  logs: sorted([
+    ...lines('mailer', 0, 5, 18, 'INFO', (index) => `sent template=welcome message ${index}`),
+    ...lines('mailer', 91, 2, 12, 'ERROR', () => refusal),
+    ...lines('newsletter-job', 30, 6, 10, 'INFO', (index) => `batch ${index}: 50/50 accepted`),
+  ]),
+});
+
+describe('SES sending quota is one account-wide quota, shared by every sending identity', () => {
+  it('a handler refused by the daily quota is starved, its own release just before explains nothing: the bulk sender launched on another identity took it', () => {
+    const diagnosis = diagnose(boardFrom(mailQueue('send failed template=reset: Throttling: Daily message quota exceeded.')));
+    expect(diagnosis.root).toBe('newsletter-job');
+    expect(diagnosis.principles).toContain('co-tenant-took-quota');
+  });
+
+  it('a handler failing on something else is its own release\'s doing', () => {
+    const diagnosis = diagnose(boardFrom(mailQueue('send failed template=reset: TemplateDoesNotExist: Template reset-v2 does not exist')));
+    expect(diagnosis.root).toBe('mailer');
+  });
+});

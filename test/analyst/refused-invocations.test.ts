@@ -206,6 +206,7 @@ describe('what a function Lambda refuses to invoke is short of', () => {
       evidence: [],
       rootStarved: false,
       rootRefusedInvocations,
+      starvedOfQuota: [],
       rootReportsOutage: false,
       shownAt: (change: { at: number }) => change.at,
     });
