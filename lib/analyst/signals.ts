@@ -202,7 +202,10 @@ const isSubstantialShift = (series: EvidenceBoard['series'][number], onset: Onse
   if (/connection/i.test(name) && onset.direction === 'up') return onset.relativeChange >= 1;
   if (/error|fault|5xx|4xx|timeout|exception/i.test(name)) {
     if (stray) return false;
-    return demandLevel !== undefined && demandLevel > 0 ? onset.level / demandLevel >= 0.01 : onset.relativeChange >= 1;
+    // A server error rate is already a share of the requests: only a count is measured against them. (A client error
+    // rate is the clients' doing as often as the service's: it stays measured as before.)
+    const share = !/4xx|4\d\d/i.test(name) && (/rate|percent|ratio/i.test(name) || series.unit === 'Percent');
+    return !share && demandLevel !== undefined && demandLevel > 0 ? onset.level / demandLevel >= 0.01 : onset.relativeChange >= 1;
   }
   return onset.relativeChange >= 0.5;
 };
