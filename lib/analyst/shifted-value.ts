@@ -101,9 +101,9 @@ const saidBy = (line: LogRecord) => ({ ref: line.ref, said: line.message });
 /** A percent move so large the values went an order of magnitude off: -90% and below is a tenth, +900% and above ten times. */
 const orderOfMagnitudePercent = (moved: number): boolean => moved <= -(100 - 100 / ORDER_OF_MAGNITUDE) || moved >= (ORDER_OF_MAGNITUDE - 1) * 100;
 
-/** A value said with its previous one, or a guard's percentage, on one line. */
 type StatedShift = Omit<ShiftedValue, 'origin' | 'readers' | 'change'> & { service: string };
 
+/** A value said with its previous one, or a guard's percentage, on one line. */
 const statedShift = (line: LogRecord): StatedShift | undefined => {
   const previous = line.message.match(previousOf);
   if (previous) {
@@ -135,13 +135,18 @@ const statedShift = (line: LogRecord): StatedShift | undefined => {
   return undefined;
 };
 
+/** What a series measures, and of which thing (`SellerCredits of Environment=prod`). */
+const seriesWhat = (series: Series): string => {
+  const which = Object.entries(series.dimensions ?? {}).map(([key, value]) => `${key}=${value}`).join(' ');
+  return which ? `${series.name} of ${which}` : series.name;
+};
+
 /** A guard's percentage published as a metric: its first point an order of magnitude off. */
 const meteredShift = (series: Series): StatedShift | undefined => {
   if (!percentChangeMetric.test(series.name)) return undefined;
   const point = series.points.find(([, value]) => orderOfMagnitudePercent(value));
   if (!point) return undefined;
-  const which = Object.entries(series.dimensions ?? {}).map(([key, value]) => `${key}=${value}`).join(' ');
-  const what = which ? `${series.name} of ${which}` : series.name;
+  const what = seriesWhat(series);
   return { what, percent: point[1], at: Date.parse(point[0]), datedWithinMs: (series.periodSeconds ?? 60) * 1000, service: series.service, evidence: { ref: series.ref, said: `${what} at ${point[1]} (${point[0]})` } };
 };
 
@@ -196,8 +201,7 @@ const steppedSum = (board: EvidenceBoard) =>
           return countBefore.length >= MIN_METRIC_POINTS && countAfter.length >= MIN_METRIC_POINTS && Math.max(median(countBefore), median(countAfter)) / Math.min(median(countBefore), median(countAfter)) <= HELD_FACTOR;
         });
         if (!counted) continue;
-        const which = Object.entries(series.dimensions ?? {}).map(([key, value]) => `${key}=${value}`).join(' ');
-        const what = which ? `${series.name} of ${which}` : series.name;
+        const what = seriesWhat(series);
         const [shownAt, shown] = series.points[split + straddle]!;
         return [{ recorder: series.service, what, before: median(before), after: median(after), at: stepAt, datedWithinMs: (series.periodSeconds ?? 60) * 1000, evidence: { ref: series.ref, said: `${what} at ${shown} (${shownAt})` } }];
       }
