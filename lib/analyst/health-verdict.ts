@@ -736,6 +736,8 @@ export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert, alerts: rea
     const kind = templateOf(line.message);
     byKind.set(kind, [...(byKind.get(kind) ?? []), line]);
   }
+  const evidenceEnds = windowOf(board)?.end;
+  const firing = new Set(alerts.map((fired) => fired.name.replace(/^alarm /, '')));
   const oneRecordRefused = (line: LogRecord) => {
     const causes = causesIn(line.message);
     return severityOfLine(line) < 4 && causes.length > 0 && causes.every((hit) => hit.label === 'bad data');
@@ -743,8 +745,7 @@ export const errorsAfterAlert = (board: EvidenceBoard, alert: Alert, alerts: rea
   return [...byKind.values()].flatMap((kind) => {
     const logged = { from: kind[0]!.at, to: kind.at(-1)!.at, count: kind.length, example: kind[0]!.message };
     // Now and then is judged over all the time since the alert: a single line has no stretch of its own.
-    const sinceAlert = { ...logged, from: Math.min(logged.from, since), to: Math.max(logged.to, windowOf(board)?.end ?? logged.to) };
-    const firing = new Set(alerts.map((fired) => fired.name.replace(/^alarm /, '')));
+    const sinceAlert = { ...logged, from: Math.min(logged.from, since), to: Math.max(logged.to, evidenceEnds ?? logged.to) };
     const usual = withinUsualErrors(board, alert.service!, logged) || sparseUnderItsErrorAlarm(board, alert.service!, sinceAlert, firing);
     return usual ? [] : kind.filter((line) => !oneRecordRefused(line) || kind.length > 1);
   }).sort((a, b) => a.at - b.at);

@@ -245,11 +245,14 @@ const incidentFrom = (
     applied.push('integration-timed-out');
   }
   // A service refused for want of a capacity it shares shows the symptom; the capacity, and who took it, is the cause.
-  const capacity = capacityBehind(board, chain.at(-1)!, signals);
-  if (capacity && !chain.includes(capacity)) {
-    chain.push(capacity);
-    applied.push('capacity-behind-starved');
-  }
+  const onToCapacityBehind = () => {
+    const capacity = capacityBehind(board, chain.at(-1)!, signals);
+    if (capacity && !chain.includes(capacity)) {
+      chain.push(capacity);
+      applied.push('capacity-behind-starved');
+    }
+  };
+  onToCapacityBehind();
   let root = chain.at(-1)!;
   const shownAt = workResumption(board);
   const troubleStarts = Math.min(...anomalies.map((anomaly) => anomaly.onset));
@@ -300,12 +303,8 @@ const incidentFrom = (
   if (handler) {
     applied.push(handler.principle);
     chain.push(...follow(handler.service, chain));
-    // The handler may itself be refused for want of a capacity it shares: the capacity, and who took it, is the cause.
-    const behindHandler = capacityBehind(board, chain.at(-1)!, signals);
-    if (behindHandler && !chain.includes(behindHandler)) {
-      chain.push(behindHandler);
-      applied.push('capacity-behind-starved');
-    }
+    // The handler may itself be refused for want of a capacity it shares.
+    onToCapacityBehind();
     root = chain.at(-1)!;
     const carrierShows = current.filter((signal) => signal.service === carrier && signal.kind !== 'mentioned' && signal.kind !== 'trace').map((signal) => signal.at);
     const shownAt = Math.min(...carrierShows);

@@ -2,6 +2,7 @@ import type { Change, EvidenceBoard, LogRecord, Series } from './evidence-board.
 import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { dataSourcesOf } from './service-map.ts';
 import { iso, SAME_TIME_MS } from './signals.ts';
+import { timedPoints } from './readings.ts';
 import { quoteMessage } from '../text/quote.ts';
 
 /**
@@ -177,8 +178,7 @@ const seriesShifts = (logs: readonly LogRecord[]) => {
   });
 };
 
-const timeOf = (point: readonly [string, number]): number => Date.parse(point[0]);
-const within = (series: Series, from: number, to: number): number[] => series.points.filter((point) => timeOf(point) >= from && timeOf(point) < to).map(([, value]) => value);
+const within = (series: Series, from: number, to: number): number[] => timedPoints(series.points).filter((point) => point.t >= from && point.t < to).map((point) => point.v);
 
 /**
  * A sum of money a service records that held one level and then another an order of magnitude
@@ -187,16 +187,17 @@ const within = (series: Series, from: number, to: number): number[] => series.po
 const steppedSum = (board: EvidenceBoard) =>
   board.series.flatMap((series) => {
     if (!moneyMetric.test(series.name) || countMetric.test(series.name)) return [];
-    const values = series.points.map(([, value]) => value);
+    const points = timedPoints(series.points);
+    const values = points.map((point) => point.v);
     for (let split = MIN_METRIC_POINTS; split <= values.length - MIN_METRIC_POINTS; split += 1) {
       for (const straddle of [0, 1]) {
         const before = values.slice(0, split);
         const after = values.slice(split + straddle);
         if (after.length < MIN_METRIC_POINTS || !steady(before) || !steady(after) || !isShift(median(before), median(after))) continue;
-        const stepAt = timeOf(series.points[split]!);
-        const firstAfter = timeOf(series.points[split + straddle]!);
+        const stepAt = points[split]!.t;
+        const firstAfter = points[split + straddle]!.t;
         const counted = board.series.filter((other) => other.service === series.service && countMetric.test(other.name)).some((other) => {
-          const countBefore = within(other, timeOf(series.points[0]!), stepAt);
+          const countBefore = within(other, points[0]!.t, stepAt);
           const countAfter = within(other, firstAfter, Number.POSITIVE_INFINITY);
           return countBefore.length >= MIN_METRIC_POINTS && countAfter.length >= MIN_METRIC_POINTS && Math.max(median(countBefore), median(countAfter)) / Math.min(median(countBefore), median(countAfter)) <= HELD_FACTOR;
         });
