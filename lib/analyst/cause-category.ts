@@ -1,4 +1,5 @@
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
+import { keyRangeThrottling } from './hot-partition.ts';
 import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn, failureKindsOfChange } from './change-effects.ts';
 import type { Change, EvidenceBoard } from './evidence-board.ts';
@@ -108,6 +109,8 @@ export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
   const voted = votedCategory(rootSignals);
   // A shared resource whose own evidence says it ran out of something (ports, connections, memory) was exhausted by the load found on it,
   // whatever launched that load. How it was worked (scans, locks) is not running out: the change that made it so decides.
+  // Load crowded onto one partition of a table that had room for it is traffic in its shape, whatever launched it.
+  if (overloads && (inputs.loadedSignals ?? []).some((signal) => keyRangeThrottling.test(signal.text))) return { category: 'traffic', principle: 'overload-is-traffic' };
   const ranOut = (inputs.loadedSignals ?? []).some((signal) => causesIn(signal.text).some((hit) => capacityLabels.has(hit.label)));
   if (overloads && ranOut) return { category: 'resource-exhaustion', principle: 'saturation-is-exhaustion' };
   // Traffic a routing setting sent where the capacity for it was not is that setting's doing, unless the evidence names a mechanism outright.

@@ -55,6 +55,8 @@ export interface ChangeContext {
   starvedOfQuota: readonly string[];
   /** Whether the root posted in its own words that it is impaired (outage-notice.ts): a caller's change does not explain it. */
   rootReportsOutage: boolean;
+  /** Callers of the root refused its capacity (throttled, refused connections) without a surge of their own (load-source.ts). */
+  callersStarvedByRoot: readonly string[];
   /** When a change could first show: its own time, or when the idle work it affects next ran (work-resumption.ts). */
   shownAt: (change: Change) => number;
 }
@@ -218,10 +220,12 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
  * The root fails for another caller too, one that did not change: the trouble is the root's own,
  * whatever changed at `changedCaller` (a provider whose probe fails as our release's calls do).
  */
-const failsForUnchangedCaller = ({ services, changes, root, rootOnset, evidence }: ChangeContext, changedCaller: string): boolean => {
+const failsForUnchangedCaller = ({ services, changes, root, rootOnset, onsetOf, evidence, callersStarvedByRoot }: ChangeContext, changedCaller: string): boolean => {
   const others = new Set(services.filter((node) => node.name !== changedCaller && node.dependsOn.includes(root)).map((node) => node.name));
   const unchanged = (caller: string) => !changes.some((change) => change.service === caller && Math.abs(change.at - rootOnset) <= TRIGGERING_CHANGE_MS);
-  return evidence.some((signal) => signal.kind === 'mentioned' && signal.service === root && signal.from !== undefined && others.has(signal.from) && unchanged(signal.from) && Math.abs(signal.at - rootOnset) <= TRIGGERING_CHANGE_MS);
+  // A caller throttled or refused by the root in its own words, though its errors do not name the root, fails with it too.
+  const starved = callersStarvedByRoot.some((caller) => others.has(caller) && unchanged(caller) && Math.abs(onsetOf(caller) - rootOnset) <= TRIGGERING_CHANGE_MS);
+  return starved || evidence.some((signal) => signal.kind === 'mentioned' && signal.service === root && signal.from !== undefined && others.has(signal.from) && unchanged(signal.from) && Math.abs(signal.at - rootOnset) <= TRIGGERING_CHANGE_MS);
 };
 
 /** A resource without telemetry of its own that calls nothing: a key, a secret, a rule. */

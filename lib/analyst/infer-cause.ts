@@ -1,3 +1,4 @@
+import { hotPartitionWords, keysNamedBy, throttledByKeyRange } from './hot-partition.ts';
 import { leadingTrouble } from './leading-trouble.ts';
 import { sharedDependencyChanged } from './shared-dependency.ts';
 import { releaseAddedDependency, releaseAddedDependencyWords } from './new-dependency.ts';
@@ -279,6 +280,7 @@ const incidentFrom = (
       rootRefusedInvocations: Number.isFinite(refusedInvocationsAt(board, current, root)),
       starvedOfQuota: drawsOnAccountQuota(board, root) ? chain.filter((link) => link !== root && isStarved(signals.filter((signal) => signal.service === link))) : [],
       rootReportsOutage: reportsOwnOutage(board, root, rootOnset),
+      callersStarvedByRoot: callersOf(board, root).filter((caller) => capacityBehind(board, caller, signals) === root),
       shownAt,
     });
   };
@@ -646,6 +648,7 @@ const incidentFrom = (
     if (hotKey) {
       return { ...found, words: `${root} writes to ${loaded} under one hot partition key, ${hotKey}: ${loaded}'s top contributors name that key, and a single partition takes only so much whatever the table's capacity, so ${loaded} throttles the requests on it.${rose}` };
     }
+    if (throttledByKeyRange(board, loaded, signals)) return { ...found, words: `${hotPartitionWords(root, loaded, keysNamedBy(board, root))}${rose}` };
     return { ...found, words: `${root} sends ${loaded} more than its capacity or rate limit takes, so ${loaded} throttles the requests of ${root} and of its other clients.${rose}` };
   };
   // The resource that named the client says how its work loads it (its queries scan): the client's own refusals are the symptom.

@@ -13,6 +13,7 @@ import { iso, neighboursOf, SAME_TIME_MS, type Signal } from './signals.ts';
 import { roseBy } from './readings.ts';
 import { changeText, withdrawal } from './change-text.ts';
 import { networkAcl } from './rule-ports.ts';
+import { hotPartitionAtTableWords, keyRangeThrottling, seriesThrottledByKeyRange } from './hot-partition.ts';
 
 /**
  * How the fault works, in plain words, read from the evidence at the root: what ran out, what was
@@ -170,6 +171,8 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
     case 'throttling': {
       const lowered = change ? loweredBy(change.summary) : undefined;
       if (lowered) return `A lowered limit: ${root}'s limit went from ${lowered.from} to ${lowered.to}, so requests above it are throttled (refused with 429 or a throttling error).`;
+      // A table that counts its throttles per key range throttles one hot partition, not the table.
+      if (seriesThrottledByKeyRange(series) || signals.some((signal) => signal.kind === 'metric' && keyRangeThrottling.test(signal.text))) return hotPartitionAtTableWords(root);
       // An SDK's throttling exception in the root's own log is a call it made being refused: the service it called set the rate.
       const ownErrors = signals.filter((signal) => signal.kind === 'errors').map((signal) => signal.text).join(' ');
       if (refusedCall.test(ownErrors) && !/concurren/i.test(ownErrors)) {

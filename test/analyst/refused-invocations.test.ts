@@ -208,6 +208,7 @@ describe('what a function Lambda refuses to invoke is short of', () => {
       rootRefusedInvocations,
       starvedOfQuota: [],
       rootReportsOutage: false,
+      callersStarvedByRoot: [],
       shownAt: (change: { at: number }) => change.at,
     });
     expect(explainingChange(context(false))?.link).toBe('scoring');
