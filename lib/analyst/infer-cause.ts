@@ -1,3 +1,4 @@
+import { openTransactionOn } from './open-transaction.ts';
 import { hotPartitionWords, keysNamedBy, throttledByKeyRange } from './hot-partition.ts';
 import { leadingTrouble } from './leading-trouble.ts';
 import { sharedDependencyChanged } from './shared-dependency.ts';
@@ -295,13 +296,17 @@ const incidentFrom = (
     staleDataWriter(board, root, current) ??
     (reportedOld && symptom ? staleDataWriter(board, symptom, current, reportedOld.since ?? windowOf(board)?.end ?? troubleStarts) : undefined);
   // A shared resource whose load steps with one client's runs is loaded by them: no change elsewhere, tied by timing, competes with that.
-  const loadedByRuns = isSharedCapacity(board, root) && !namesOwnFault(board, signals.filter((signal) => signal.service === root), root) && loadFollowsRuns(board, root, callersOf(board, root)) !== undefined;
-  let explained = stale || loadedByRuns ? undefined : explain(datedOnset(root));
+  // So is one that a client keeps a transaction open on, as the database dates and names it.
+  const takenByClient =
+    isSharedCapacity(board, root) &&
+    !namesOwnFault(board, signals.filter((signal) => signal.service === root), root) &&
+    (loadFollowsRuns(board, root, callersOf(board, root)) !== undefined || openTransactionOn(board, root, callersOf(board, root)) !== undefined);
+  let explained = stale || takenByClient ? undefined : explain(datedOnset(root));
   // A resource that only passes work along, that no change explains, shows the fault of the code
   // that handles its work. The trouble the carrier shows dates that fault: the handler's earlier,
   // unrelated errors (a few bad files) do not move the search for a change back, nor do errors it logs only hours later move it on.
   const carrier = root;
-  const handler = explained || stale || loadedByRuns ? undefined : handlerBehind(board, carrier, current, chain);
+  const handler = explained || stale || takenByClient ? undefined : handlerBehind(board, carrier, current, chain);
   if (handler) {
     applied.push(handler.principle);
     chain.push(...follow(handler.service, chain));
@@ -322,7 +327,7 @@ const incidentFrom = (
     root = explained.link;
   }
   // Services failing independently after a dependency they share changed fail because of that change, not each of its own.
-  const shared = stale || loadedByRuns || (explained && explained.change.service !== root) ? undefined : sharedDependencyChanged(board, root, anomalies.map((anomaly) => anomaly.service), onsetOf, current);
+  const shared = stale || takenByClient || (explained && explained.change.service !== root) ? undefined : sharedDependencyChanged(board, root, anomalies.map((anomaly) => anomaly.service), onsetOf, current);
   if (shared) {
     applied.push('shared-dependency-changed');
     chain.push(shared.dependency);
@@ -337,25 +342,25 @@ const incidentFrom = (
     suspectChange = stale.change;
   }
   // A resource whose failures began after one change ended a long clean run failed because of it, however long ago.
-  const endedCleanRun = suspectChange || loadedByRuns ? undefined : changeBeforeFirstFailure(board, root);
+  const endedCleanRun = suspectChange || takenByClient ? undefined : changeBeforeFirstFailure(board, root);
   if (endedCleanRun) {
     suspectChange = endedCleanRun;
     applied.push('change-ended-clean-run');
   }
   // A capacity lowered days before, which the load has now run into, is the change behind the trouble (not the load that reached it).
-  const ceilingCut = suspectChange || loadedByRuns ? undefined : capacityCutAt(board, root, datedOnset(root));
+  const ceilingCut = suspectChange || takenByClient ? undefined : capacityCutAt(board, root, datedOnset(root));
   if (ceilingCut) {
     applied.push('capacity-cut');
     suspectChange = ceilingCut;
   }
   // Hosts redefined to a smaller size leave tasks unplaced at the next scale-out that needs the room.
-  const resizedHosts = suspectChange || loadedByRuns ? undefined : resizedHostsOf(board, root, current, datedOnset(root));
+  const resizedHosts = suspectChange || takenByClient ? undefined : resizedHostsOf(board, root, current, datedOnset(root));
   if (resizedHosts) {
     applied.push('hosts-resized');
     suspectChange = resizedHosts.change;
   }
   // A setting changed at the root days ago whose only effect is the failure the root shows waited for its condition.
-  const latent = suspectChange || loadedByRuns ? undefined : latentSettingAt(board, root, current, datedOnset(root));
+  const latent = suspectChange || takenByClient ? undefined : latentSettingAt(board, root, current, datedOnset(root));
   if (latent) {
     suspectChange = latent;
     applied.push('latent-setting');
@@ -366,7 +371,7 @@ const incidentFrom = (
   // A lagging replica replays what its source is sent: the load to look for is on the source.
   const lagOnset = onsetOf(root);
   const lagSource = labelsAt(signals.filter((signal) => signal.service === root)).includes('replication lag') ? replicaSource(board, root, signals, lagOnset) : undefined;
-  if (!suspectChange && !loadedByRuns && lagSource) {
+  if (!suspectChange && !takenByClient && lagSource) {
     applied.push('replica-replays-source');
     chain.push(lagSource);
     root = lagSource;
@@ -381,7 +386,7 @@ const incidentFrom = (
   // A callee asked many times more often per request its caller serves than usual is hammered by that caller's retries.
   // Not a callee whose own evidence names a fault no load causes (an expired certificate, a refused permission): calls to it are repeated because it fails.
   const faultNoLoadCauses = signals.some((signal) => signal.service === root && causesIn(signal.text).some((hit) => hit.category === 'certificate' || hit.category === 'permissions'));
-  const retrying = suspectChange || loadedByRuns || faultNoLoadCauses ? undefined : retryingCaller(board, root, datedOnset(root));
+  const retrying = suspectChange || takenByClient || faultNoLoadCauses ? undefined : retryingCaller(board, root, datedOnset(root));
   if (retrying) {
     applied.push('retries-amplify');
     rootAt(retrying.caller);
@@ -390,7 +395,7 @@ const incidentFrom = (
   // A service whose own lines show refused calls tried again at once keeps itself over the limit with its own retries.
   // A limit shared by several callers is kept exceeded by the one among them that retries what it refuses at once.
   const unbacked =
-    suspectChange || retrying || loadedByRuns
+    suspectChange || retrying || takenByClient
       ? undefined
       : (unbackedRetriesAt(board, root, datedOnset(root)) ?? retrierAtSharedLimit(board, root, datedOnset(root)));
   if (unbacked) {
@@ -401,7 +406,7 @@ const incidentFrom = (
   // An origin whose demand surged while the cache in front of it hit less carries that cache's misses: the origin may be
   // the root or any link on the way to it (the misses overload the origin, and the origin the services behind it).
   // A change already found at that cache is why it stopped hitting; a change elsewhere competes with it.
-  const missingCache = loadedByRuns
+  const missingCache = takenByClient
     ? undefined
     : [...chain]
         .reverse()

@@ -18,14 +18,15 @@ import { changeText } from './change-text.ts';
 import { capacityLoweredBy } from './lowered-setting.ts';
 import { userNamesClient } from './database-user.ts';
 import { clientOfLoadBreakdown } from './load-breakdown.ts';
+import { openTransactionOn, openTransactionWords } from './open-transaction.ts';
 
 /**
  * Who generates the load on a resource, or holds it: the client whose demand or hold grew before
  * the resource ran out, a job that started just before, a co-tenant of an account-wide quota.
  */
 
-/** What a client can hold on a database that its other clients or the database itself need: locks, or the log kept for its replication slot. */
-export type Held = 'locks' | 'retained log';
+/** What a client can hold on a database that its other clients or the database itself need: locks, the log kept for its replication slot, or an open transaction's snapshot that vacuum must keep. */
+export type Held = 'locks' | 'retained log' | 'open transaction';
 
 /** Kinds of service that hold state or queue work: when saturated, usually a client drove them there. */
 export const sharedResourceKinds = new Set(['rds', 'dynamodb', 'sqs', 'sns', 's3', 'elasticache', 'kinesis']);
@@ -225,7 +226,7 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
   if (counted) return counted;
   const hotKeyWriter = clientWritingHotKey(board, resource, clients);
   if (hotKeyWriter) return hotKeyWriter;
-  const holder = lockHolderNamedBy(board, resource, clients) ?? slotHolderOf(board, resource, clients);
+  const holder = lockHolderNamedBy(board, resource, clients) ?? slotHolderOf(board, resource, clients) ?? transactionHolderOf(board, resource, clients);
   if (holder) return holder;
   const user = slowQueryUserNamedBy(board, resource, clients) ?? tempFileWriterNamedBy(board, resource, clients);
   if (user) return user;
@@ -368,6 +369,12 @@ const lockHolderNamedBy = (board: EvidenceBoard, resource: string, clients: read
   return holder ? { service: holder, holds: 'locks', ...(firstWait ? { since: firstWait.at } : {}) } : undefined;
 };
 
+/** The client keeping a transaction open on the database, from when it opened. */
+const transactionHolderOf = (board: EvidenceBoard, resource: string, clients: readonly string[]): { service: string; since: number; holds: Held } | undefined => {
+  const open = openTransactionOn(board, resource, clients);
+  return open ? { service: open.holder, since: open.openedAt, holds: 'open transaction' } : undefined;
+};
+
 /** PostgreSQL's account of a temporary file a session's sort, hash or join spilled to disk (log_temp_files). */
 const tempFileLogged = /temporary file: path/i;
 
@@ -500,7 +507,7 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
   if (refused ? namesOwnFault(board, rootSignals.filter((signal) => signal.ongoing), root, Number.NEGATIVE_INFINITY) : namesOwnFault(board, rootSignals, root)) {
     const clients = callersOf(board, root);
     const takenByClient =
-      tempSpaceFilledBy(board, root) || tempFileWriterNamedBy(board, root, clients) !== undefined || slotHolderOf(board, root, clients) !== undefined || lockHolderNamedBy(board, root, clients) !== undefined;
+      tempSpaceFilledBy(board, root) || tempFileWriterNamedBy(board, root, clients) !== undefined || slotHolderOf(board, root, clients) !== undefined || lockHolderNamedBy(board, root, clients) !== undefined || openTransactionOn(board, root, clients) !== undefined;
     return { tenants: takenByClient ? callersOf(board, root) : [], coTenants: false };
   }
   // An account-wide request quota (KMS, Parameter Store) is held by the clients of every resource of its service, not only this one's.
@@ -600,4 +607,5 @@ const isReactionTo = (resource: string, signal: Signal, signals: readonly Signal
 export const heldMechanisms: Readonly<Record<Held, { principle: Principle; words: (board: EvidenceBoard, holder: string, database: string) => string }>> = {
   locks: { principle: 'mechanism-locks', words: lockHolderWords },
   'retained log': { principle: 'mechanism-retained-log', words: slotHolderWords },
+  'open transaction': { principle: 'mechanism-open-transaction', words: openTransactionWords },
 };

@@ -7,6 +7,7 @@ import { callFingerprint } from '../tools/call-fingerprint.ts';
 import { surveyCalls } from '../tools/contracts/survey.ts';
 import { reportNames } from './measure-words.ts';
 import { backendsTimedOutOn } from './integration-timeout.ts';
+import { datedByMeasure } from './open-transaction.ts';
 import { getMetricsContract, listChangesContract, queryLogsContract, searchRunbooksContract } from '../tools/contracts/index.ts';
 import { MAX_SINCE_MINUTES } from '../tools/contracts/shared-inputs.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
@@ -157,6 +158,21 @@ const sessionOwnerCalls = (board: EvidenceBoard, suspects: readonly string[], lo
     [...sessionsToIdentifyAt(board, service)].slice(0, MOST_SESSIONS_LOOKED_UP).map((pid) => ({ name: queryLogsContract.name, arguments: { contains: pid, minLevel: 'DEBUG', sinceMinutes: lookback, limit: 50 } })),
   );
 
+/**
+ * A database whose measure of its oldest idle transaction dates when that transaction opened: every
+ * line logged in that minute, from any service, says who connected or began work then.
+ */
+const transactionOpenerCalls = (board: EvidenceBoard, suspects: readonly string[]): PlannedCall[] =>
+  [...new Set(suspects.flatMap((service) => [service, ...dependenciesOf(board, service)]))].flatMap((service) => {
+    const dated = datedByMeasure(board, service);
+    if (!dated) return [];
+    const minute = (offset: number) => new Date(dated.openedAt + offset).toISOString();
+    return [{ name: queryLogsContract.name, arguments: { minLevel: 'DEBUG', from: minute(-OPENING_LOOKED_AT_MS), to: minute(OPENING_LOOKED_AT_MS), limit: 50 } }];
+  });
+
+/** How far either side of a transaction's opening its opener's lines are looked for. */
+const OPENING_LOOKED_AT_MS = 60_000;
+
 const MAX_RUNBOOK_QUERY = 400;
 /** Alerting services whose runbooks are read for a routine that explains them. */
 const MOST_ALERT_RUNBOOKS = 2;
@@ -241,7 +257,7 @@ export const nextCalls = (board: EvidenceBoard, diagnosis: Diagnosis | undefined
       .filter((service) => knownServices.size === 0 || knownServices.has(service))
       .filter(() => !board.unavailable.has(queryLogsContract.name))
       .map((service) => ({ name: queryLogsContract.name, arguments: around(service) }))
-      .concat(board.unavailable.has(queryLogsContract.name) ? [] : [...wholeStretchCalls(sources, lookback), ...sessionOwnerCalls(board, suspects, lookback), ...itemCalls]),
+      .concat(board.unavailable.has(queryLogsContract.name) ? [] : [...wholeStretchCalls(sources, lookback), ...sessionOwnerCalls(board, suspects, lookback), ...transactionOpenerCalls(board, suspects), ...itemCalls]),
   );
   const announcements = board.unavailable.has(listChangesContract.name) ? [] : fresh([{ name: listChangesContract.name, arguments: { sinceMinutes: ANNOUNCEMENT_LOOKBACK_MINUTES } }]);
   // A backend whose runs outgrew its gateway's wait may have grown for days: its own measures are read over the week.

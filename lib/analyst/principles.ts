@@ -90,6 +90,7 @@ export const principles = {
   'mechanism-threads': 'a process out of threads or file descriptors cannot take more work',
   'mechanism-replication-lag': 'a replica that cannot keep up with the write load it is sent falls behind',
   'mechanism-locks': 'sessions queued behind locks another transaction holds are blocked until it ends',
+  'mechanism-open-transaction': 'a transaction a client keeps open holds back what vacuum may remove: dead rows pile up and the database\'s tables bloat until it ends',
   'mechanism-retained-log': 'a database keeps its write-ahead log for a replication slot until the slot\'s consumer reads it: a stopped consumer fills the database\'s storage',
   'mechanism-table-scan': 'a query that scans far more rows than it returns (a missing index) saturates the database',
   'mechanism-throttling': 'requests above a limit are throttled',

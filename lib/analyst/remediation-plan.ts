@@ -47,6 +47,8 @@ export interface RemediationInputs {
   capacitySchedule?: Change;
   /** The database whose storage the root's replication slot keeps, when that storage has already run out (writes fail for want of space). */
   filledByHold?: string;
+  /** The database the root holds something on (locks, a replication slot's log, an open transaction). */
+  heldOn?: string;
   /** The root's storage has run out: its own or its callers' errors say so (writes fail for want of space). */
   storageRanOut?: boolean;
   /** A record that fails on every retry, and where it is stuck. */
@@ -76,13 +78,28 @@ const step = (action: RemediationAction, target: string, detail: string): Step =
  * (connections, threads, memory), unless the platform is restarting it already; storage and
  * throughput are not freed by a restart, they need capacity. Then the cause is fixed.
  */
-const relieveExhaustion = (root: string, mechanism: string | undefined, alreadyRestarting: boolean, filledByHold: string | undefined, change: Change | undefined): Step[] => {
+const relieveExhaustion = (
+  root: string,
+  mechanism: string | undefined,
+  alreadyRestarting: boolean,
+  { filledByHold, heldOn }: { filledByHold: string | undefined; heldOn: string | undefined },
+  change: Change | undefined,
+): Step[] => {
   // Locks are released by ending the session that holds them, not the whole service; what made it take them is undone so its next run does not.
   if (mechanism === 'locks') {
     const end = step('apply-fix', root, `End ${root}'s session that holds the locks (cancel its statement or stop its run) so the transactions blocked behind it go through.`);
     return change
       ? [end, step('revert-config', root, `Revert the change that made ${root} take those locks ("${quoteMessage(change.summary)}"), or its next run takes them again.`)]
       : [end, step('apply-fix', root, `Make ${root} hold its locks briefly (smaller transactions, an online alternative to table rewrites, a lock timeout of its own, off-peak hours).`)];
+  }
+  // An open transaction ends with its session; the rows it kept from vacuum are cleaned up only after it ends.
+  if (mechanism === 'open transaction') {
+    const database = heldOn ?? 'the database';
+    return [
+      step('restart', root, `End the transaction ${root} keeps open on ${database}: terminate its idle session, or restart ${root} so the session closes.`),
+      step('apply-fix', root, `Make ${root} end what it opens (autocommit for reads, results streamed without holding a transaction), and set idle_in_transaction_session_timeout for its database user.`),
+      ...(heldOn ? [step('apply-fix', heldOn, `Once the transaction has ended, vacuum the bloated tables on ${heldOn} so the dead tuples it held back are removed.`)] : []),
+    ];
   }
   // Address space is neither freed by a restart nor scaled: it is added to (a secondary CIDR, larger subnets) or used more sparingly.
   if (mechanism === 'IP addresses') return [step('apply-fix', root, `Give ${root} more address space (a secondary CIDR or larger subnets), or use fewer addresses per workload (prefix delegation, fewer warm IPs).`)];
@@ -147,7 +164,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, failedRotation, oversized, staleHolding, filledByHold, storageRanOut, repointedClients, outlastedVisibility, routedLoad, addressesHeldFrom, scalingCeiling, recordedBy }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, failedRotation, oversized, staleHolding, filledByHold, heldOn, storageRanOut, repointedClients, outlastedVisibility, routedLoad, addressesHeldFrom, scalingCeiling, recordedBy }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -331,7 +348,7 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
             ...(change?.kind === 'deploy' ? [step('rollback', root, `Roll ${root} back to before the deploy${undo}.`)] : []),
             step('apply-fix', root, `Change how ${root} does its work (fewer connections or calls at once, reused connections, smaller batches, off-peak hours) before it runs again.`),
           ])
-        : plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting, filledByHold, change));
+        : plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting, { filledByHold, heldOn }, change));
     case 'dependency':
       return plan('remedy-escalate-dependency', [step('escalate', root, `Escalate to the owners of ${root}.`)]);
     case 'none':
@@ -362,6 +379,7 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   ...(capacitySchedule ? { capacitySchedule } : {}),
   poison: poisonRecordOf(board, cause),
   ...(cause.holdsOn && outOfSpace(board, cause.holdsOn) ? { filledByHold: cause.holdsOn } : {}),
+  ...(cause.holdsOn ? { heldOn: cause.holdsOn } : {}),
   storageRanOut: [cause.root, ...callersOf(board, cause.root)].some((service) => outOfSpace(board, service)),
   ...(cause.failedRotation ? { failedRotation: cause.failedRotation } : {}),
   ...(cause.oversized ? { oversized: cause.oversized } : {}),

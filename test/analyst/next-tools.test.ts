@@ -170,6 +170,26 @@ describe('the session a database names as holding the locks its clients wait for
   });
 });
 
+describe('a database whose measure of its oldest idle transaction dates when that transaction opened', () => {
+  it('has every line of that minute read, from any service: whoever connected or began work then opened it', () => {
+    const board = boardFrom({
+      brief: 'CloudWatch alarm "ledger-api-5xx" is in ALARM',
+      services: [
+        { name: 'ledger-api', kind: 'ecs', dependsOn: ['ledger-db'] },
+        { name: 'ledger-db', kind: 'rds' },
+      ],
+      alarms: [{ name: 'ledger-api-5xx', service: 'ledger-api', state: 'ALARM', since: at(START, 100) }],
+      metrics: [
+        { service: 'ledger-api', name: 'HTTPCode_Target_5XX_Count', points: series(START, 120, step(95, 0, 40)) },
+        { service: 'ledger-db', name: 'db.state.idle_in_transaction_max_time.avg', unit: 'Seconds', points: series(START, 120, (minute) => (minute < 20 ? 0 : (minute - 20) * 60)) },
+      ],
+      logs: Array.from({ length: 10 }, (_, index) => ({ service: 'ledger-api', timestamp: at(START, 96 + index), level: 'ERROR', message: 'GET /lines 500: canceling statement due to statement timeout' })),
+    });
+    const opening = nextCalls(board, diagnose(board), tools).filter((call) => call.name === 'query_logs' && call.arguments.service === undefined && call.arguments.from !== undefined);
+    expect(opening).toEqual([{ name: 'query_logs', arguments: { minLevel: 'DEBUG', from: at(START, 19), to: at(START, 21), limit: 50 } }]);
+  });
+});
+
 describe('a report that names a measure', () => {
   it('has that measure compared with earlier days, though a capped result left it out; one naming none has its service compared', () => {
     const reported = (text: string) => {
