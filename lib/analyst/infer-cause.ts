@@ -513,7 +513,13 @@ const incidentFrom = (
   }
 
   // A dependency that serves the callers that stumbled with it is working; the one still failing holds a stale view of it.
-  const soleFailing = overload ? undefined : staleViewOf(board, root, current, onsetOf, suspectChange);
+  // The root may be that caller itself, the search having stopped at it before the dependency.
+  const soleFailing = overload
+    ? undefined
+    : (staleViewOf(board, root, current, onsetOf, suspectChange) ??
+      dependenciesOf(board, root)
+        .map((dependency) => staleViewOf(board, dependency, current, onsetOf, suspectChange))
+        .find((view) => view?.caller === root));
   // A sole failing caller changed just before its own trouble fails from that change, not from what it kept of the dependency.
   const callerChange = soleFailing && suspectChangeFor(board.changes, new Set([soleFailing.caller]), onsetOf(soleFailing.caller));
   const staleView = callerChange ? undefined : soleFailing;

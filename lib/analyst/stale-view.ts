@@ -5,6 +5,7 @@ import { measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import { callersOf } from './service-map.ts';
 import { ownIdentityRejected, severityOfLine, type Signal } from './signals.ts';
 import { changeText } from './change-text.ts';
+import { quoteMessage } from '../text/quote.ts';
 
 /**
  * A dependency that its other callers came through is working. When something happened to it (a
@@ -26,6 +27,8 @@ export interface StaleView {
   /** The callers it served throughout, their calls to it logged as answered while the caller failed. */
   served: string[];
   holding: StaleHolding;
+  /** A write the caller's pooled connections had refused as read-only, when that is how it fails: the old writer is a reader now. */
+  refusedAsReadOnly?: string;
 }
 
 /** Callers stumble together within this much of each other. */
@@ -49,8 +52,11 @@ const failingNow = (current: readonly Signal[], service: string): boolean =>
         (signal.kind === 'mentioned' && signal.from === service)),
   );
 
+/** A database refusing a write because the server is read-only: a reader (a replica, a former writer) does that by design. */
+const readOnlyRefusal = /read-only transaction|read only transaction|--read-only option|super_read_only|ER_OPTION_PREVENTS_STATEMENT|cannot execute \w+ in a read-only/i;
+
 /**
- * A dependency failing by itself now: refusing a caller's stale password or certificate, as a database logs it, is working as
+ * A dependency failing by itself now: refusing a caller's stale password or certificate, or a write sent to a reader, as a database logs it, is working as
  * built, and so is holding more connections while callers reconnect to it: a count of connections is a fault only with a
  * limit that refuses them, which its errors then name.
  */
@@ -63,6 +69,7 @@ const faultOfItsOwn = (current: readonly Signal[], service: string): boolean =>
       signal.kind !== 'mentioned' &&
       signal.kind !== 'trace' &&
       !ownIdentityRejected.test(signal.text) &&
+      !readOnlyRefusal.test(signal.text) &&
       !(signal.kind === 'metric' && measureClassesOf(signal.text).has('connections') && !measuresFailure(signal.text)),
   );
 
@@ -101,8 +108,10 @@ export const staleViewOf = (board: EvidenceBoard, dependency: string, current: r
     const alarmBack = board.alarms.some((alarm) => alarm.service === other && alarm.state === 'OK' && alarm.since !== undefined && Date.parse(alarm.since) > lastComplaint - TOGETHER_MS);
     return workedOn || alarmBack;
   });
-  const failures = current.filter((signal) => signal.service === caller || (signal.kind === 'mentioned' && signal.from === caller)).map((signal) => signal.text).join(' ');
-  if (recovered.length > 0) return { caller, dependency, recovered, served: [], holding: holdingOf(failures, change) };
+  const callerFailures = current.filter((signal) => signal.service === caller || (signal.kind === 'mentioned' && signal.from === caller));
+  const failures = callerFailures.map((signal) => signal.text).join(' ');
+  const readOnly = callerFailures.find((signal) => readOnlyRefusal.test(signal.text));
+  if (recovered.length > 0) return { caller, dependency, recovered, served: [], holding: holdingOf(failures, change), ...(readOnly ? { refusedAsReadOnly: readOnly.text } : {}) };
   // Callers it answered all along say as much, but only of what a caller holds by itself: a certificate it trusts, a credential.
   const held = new Set(causesIn(failures).map((hit) => hit.label));
   if (!held.has('certificate') && !held.has('credentials')) return undefined;
@@ -125,8 +134,12 @@ const heldWords: Readonly<Record<StaleHolding, string>> = {
   address: 'the address it cached (a DNS answer or pooled connections) for an endpoint that has since moved',
 };
 
+/** Connections kept to a server that was the writer before a failover, in plain words. */
+const oldWriterWords = (refusal: string): string =>
+  `the connections it pooled to the old writer, a read-only reader since the failover: its writes are refused ("${quoteMessage(refusal)}")`;
+
 /** The mechanism in plain words, for the summary. */
 export const staleViewWords = (view: StaleView): string =>
   view.recovered.length > 0
-    ? `${view.dependency} serves ${view.recovered.join(', ')} again, which failed with ${view.caller} at first; ${view.caller} still fails on it because it holds ${heldWords[view.holding]}.`
+    ? `${view.dependency} serves ${view.recovered.join(', ')} again, which failed with ${view.caller} at first; ${view.caller} still fails on it because it holds ${view.refusedAsReadOnly ? oldWriterWords(view.refusedAsReadOnly) : heldWords[view.holding]}.`
     : `${view.dependency} serves ${view.served.join(', ')} throughout; ${view.caller} alone fails on it because it holds ${heldWords[view.holding]}.`;

@@ -32,6 +32,8 @@ interface Shape {
   /** When the other caller stumbles, and when the dependency begins to log refused sign-ins. */
   stumbleAt?: number;
   refusalsFrom?: number;
+  /** The dependency logs each write it refuses as read-only, as a database reader does, from this minute. */
+  readOnlyRefusalsFrom?: number;
 }
 
 /** Two callers of one dependency; `refund-api` fails from minute 61 to minute 120. */
@@ -50,6 +52,7 @@ const board = ({
   callerChange,
   stumbleAt = 60,
   refusalsFrom = 61,
+  readOnlyRefusalsFrom,
 }: Shape) =>
   boardFrom({
     brief: 'CloudWatch alarm refund-api-5xx is in ALARM',
@@ -70,6 +73,7 @@ const board = ({
       ...lines('payments-api', 0, 3, 40, 'INFO', (index) => `POST /v2/payments 201 id=p${index}`),
       ...(otherStumbles ? lines('payments-api', stumbleAt, 1, 2, 'ERROR', () => stumble) : []),
       ...(dependencyLogsRefusals ? lines('ledger', refusalsFrom, 2, 30, 'FATAL', () => 'FATAL:  password authentication failed for user "ledger_app"') : []),
+      ...(readOnlyRefusalsFrom !== undefined ? lines('ledger', readOnlyRefusalsFrom, 2, 20, 'ERROR', () => 'ERROR:  cannot execute INSERT in a read-only transaction') : []),
       ...(otherLogsAnswers ? lines('payments-api', 62, 3, 15, 'INFO', (index) => `ledger lookup ok ref=L${index} status=200 elapsed=180ms`) : []),
       ...(otherKeepsFailing ? lines('payments-api', 62, 2, 29, 'ERROR', (index) => `POST /v2/payments id=q${index} failed: ${failure}`) : []),
       ...lines('payments-api', 121, 1, 1, 'INFO', () => 'POST /v2/payments 201 id=last'),
@@ -92,6 +96,14 @@ describe('the one caller still failing on a dependency that serves the callers t
     const { draft } = diagnose(board({ change: failover, failure: readOnly }));
     expect(draft.rootCause.summary).toContain('ledger serves payments-api again');
     expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['restart refund-api', 'apply-fix refund-api']);
+  });
+
+  it('the dependency logging the writes it refuses as read-only is a reader working as built, wherever the search stopped: the caller holds connections to the old writer', () => {
+    for (const from of [61, 75]) {
+      const refused = board({ change: failover, failure: 'could not execute statement [ERROR: cannot execute INSERT in a read-only transaction]', readOnlyRefusalsFrom: from });
+      expect(inferCause(refused)).toMatchObject({ root: 'refund-api', staleView: { dependency: 'ledger', recovered: ['payments-api'] } });
+      expect(diagnose(refused).draft.rootCause.summary).toContain('refund-api still fails on it because it holds the connections it pooled to the old writer, a read-only reader since the failover');
+    }
   });
 
   it('holding more connections while its callers reconnect is no fault of the dependency\'s own; refusing them is', () => {
