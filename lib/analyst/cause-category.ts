@@ -103,7 +103,10 @@ export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
   const { board, root, rootSignals, rootOnset, change, wroteBadData, shiftedValue, overloads, heldStale, holds, routedLoad, holdsAddresses } = inputs;
   // A value written wrong is data, whatever setting made the writer read its source wrong: the records must be repaired.
   if (shiftedValue) return { category: 'data', principle: 'value-shifted-at-writer' };
-  // A client holding locks its database's other sessions wait for exhausts what they need, whatever its own evidence says.
+  // A client holding locks its database's other sessions wait for exhausts what they need, whatever its own evidence says,
+  // unless a change made it take them (a schedule moved into busy hours, a release's migration): that change is the cause.
+  const lockingChange = holds === 'locks' && change ? categoryOfChange(change) : undefined;
+  if (lockingChange) return { category: lockingChange, principle: 'category-from-change' };
   if (holds) return { category: 'resource-exhaustion', principle: heldMechanisms[holds].principle };
   if (holdsAddresses) return { category: 'resource-exhaustion', principle: 'addresses-held-by-co-tenant' };
   const voted = votedCategory(rootSignals);

@@ -468,9 +468,13 @@ const workHoldingLocks = (board: EvidenceBoard, holder: string, database: string
     .sort((a, b) => b.at - a.at)[0]?.message;
 };
 
+/** Work that takes the whole table's ACCESS EXCLUSIVE lock for as long as it runs (PostgreSQL): a rewrite of the table, or an explicit table lock. */
+const exclusiveTableWork = /\bVACUUM\b[^\n]{0,40}\bFULL\b|\bCLUSTER\b|\bALTER\s+TABLE\b|\bLOCK\s+TABLE\b|\bTRUNCATE\b/i;
+
 const lockHolderWords = (board: EvidenceBoard, holder: string, database: string): string => {
   const work = workHoldingLocks(board, holder, database);
-  const running = work ? ` When the waits began, ${holder} was running "${quoteMessage(work)}".` : '';
+  const exclusive = work && exclusiveTableWork.test(work) ? ' That work takes an ACCESS EXCLUSIVE lock on the whole table for as long as it runs (a table rewrite), so every read and write of that table waits behind it.' : '';
+  const running = work ? ` When the waits began, ${holder} was running "${quoteMessage(work)}".${exclusive}` : '';
   return `${holder} holds locks on ${database} and does not release them: ${database}'s lock waits name ${holder}'s session as the holder, so the transactions of its other clients are blocked behind it.${running}`;
 };
 

@@ -176,6 +176,8 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
       step('apply-fix', carrier, `Make ${carrier} put large payloads in S3 and pass ${oversized.refusing} a reference, not the payload.`),
     ]);
   }
+  // Locks are released by ending the session that holds them, whichever change made the holder take them.
+  if (mechanism === 'locks') return plan('remedy-release-or-grow', relieveExhaustion(root, mechanism, alreadyRestarting, { filledByHold, heldOn }, change));
   // A backend whose runs outgrew the gateway's wait is made to answer within it; the gateway's limit is not the one to move.
   if (mechanism === 'timeout' && category === 'data') {
     return plan('integration-timed-out', [

@@ -72,6 +72,20 @@ describe('the client holding the locks others wait for', () => {
     expect(diagnose(lockedOut('billing_close', [], [unrelated])).suspectChange).toBeUndefined();
   });
 
+  it('made to take its locks by a change is that change’s doing: the category is the change’s, and the holder is still ended first', () => {
+    const rewrite = { service: 'billing-close', timestamp: at(START, -3 * 24 * 60), kind: 'config', summary: 'close.yaml: invoices cleanup moved from "vacuum" to "vacuum full"' };
+    expect(diagnose(lockedOut()).draft.rootCause.category).toBe('resource-exhaustion');
+    const diagnosis = diagnose(lockedOut('billing_close', [], [rewrite]));
+    expect(diagnosis.draft.rootCause.category).toBe('config');
+    expect(diagnosis.draft.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['apply-fix billing-close', 'revert-config billing-close']);
+  });
+
+  it('running work that rewrites the whole table is said to hold its ACCESS EXCLUSIVE lock; row updates are not', () => {
+    const vacuumFull = lines('billing-close', 59, 1, 1, 'INFO', () => 'maintenance: VACUUM (FULL, VERBOSE) public.invoices -- 12 GB');
+    expect(diagnose(lockedOut('billing_close', vacuumFull)).draft.rootCause.summary).toContain('That work takes an ACCESS EXCLUSIVE lock on the whole table for as long as it runs');
+    expect(diagnose(lockedOut()).draft.rootCause.summary).not.toContain('ACCESS EXCLUSIVE');
+  });
+
   it('was started by a schedule moved days before to run just before the waits began: that move is reverted', () => {
     const plan = (board: ReturnType<typeof lockedOut>) => diagnose(board).draft.remediation.map(({ action, target }) => `${action} ${target}`);
     // 2026-09-01 is a Tuesday; the waits begin at 07:01.
