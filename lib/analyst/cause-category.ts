@@ -110,10 +110,10 @@ export const categoryTraced = (inputs: CategoryInputs): TracedCategory => {
   if (holds) return { category: 'resource-exhaustion', principle: heldMechanisms[holds].principle };
   if (holdsAddresses) return { category: 'resource-exhaustion', principle: 'addresses-held-by-co-tenant' };
   const voted = votedCategory(rootSignals);
-  // A shared resource whose own evidence says it ran out of something (ports, connections, memory) was exhausted by the load found on it,
-  // whatever launched that load. How it was worked (scans, locks) is not running out: the change that made it so decides.
   // Load crowded onto one partition of a table that had room for it is traffic in its shape, whatever launched it.
   if (overloads && (inputs.loadedSignals ?? []).some((signal) => keyRangeThrottling.test(signal.text))) return { category: 'traffic', principle: 'overload-is-traffic' };
+  // A shared resource whose own evidence says it ran out of something (ports, connections, memory) was exhausted by the load found on it,
+  // whatever launched that load. How it was worked (scans, locks) is not running out: the change that made it so decides.
   const ranOut = (inputs.loadedSignals ?? []).some((signal) => causesIn(signal.text).some((hit) => capacityLabels.has(hit.label)));
   if (overloads && ranOut) return { category: 'resource-exhaustion', principle: 'saturation-is-exhaustion' };
   // Traffic a routing setting sent where the capacity for it was not is that setting's doing, unless the evidence names a mechanism outright.

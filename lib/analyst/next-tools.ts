@@ -158,6 +158,9 @@ const sessionOwnerCalls = (board: EvidenceBoard, suspects: readonly string[], lo
     [...sessionsToIdentifyAt(board, service)].slice(0, MOST_SESSIONS_LOOKED_UP).map((pid) => ({ name: queryLogsContract.name, arguments: { contains: pid, minLevel: 'DEBUG', sinceMinutes: lookback, limit: 50 } })),
   );
 
+/** How far either side of a transaction's opening its opener's lines are looked for. */
+const OPENING_LOOKED_AT_MS = 60_000;
+
 /**
  * A database whose measure of its oldest idle transaction dates when that transaction opened: every
  * line logged in that minute, from any service, says who connected or began work then.
@@ -169,9 +172,6 @@ const transactionOpenerCalls = (board: EvidenceBoard, suspects: readonly string[
     const minute = (offset: number) => new Date(dated.openedAt + offset).toISOString();
     return [{ name: queryLogsContract.name, arguments: { minLevel: 'DEBUG', from: minute(-OPENING_LOOKED_AT_MS), to: minute(OPENING_LOOKED_AT_MS), limit: 50 } }];
   });
-
-/** How far either side of a transaction's opening its opener's lines are looked for. */
-const OPENING_LOOKED_AT_MS = 60_000;
 
 const MAX_RUNBOOK_QUERY = 400;
 /** Alerting services whose runbooks are read for a routine that explains them. */

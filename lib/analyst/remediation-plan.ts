@@ -344,7 +344,7 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
     case 'resource-exhaustion':
       // A client whose load ran a shared resource out is slowed down at once, as a swamping client is (restarting it frees nothing
       // it holds); the release that launched that load is rolled back, and its work changed before it runs again.
-      return overloads && overloads !== root && mechanism !== 'locks'
+      return overloads && overloads !== root
         ? plan('remedy-limit-overloading-client', [
             step('limit-traffic', root, `Pause or throttle ${root} (fewer copies or workers) so ${overloads} has room for its other clients again.`),
             ...(change?.kind === 'deploy' ? [step('rollback', root, `Roll ${root} back to before the deploy${undo}.`)] : []),
