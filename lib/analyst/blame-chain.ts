@@ -56,19 +56,23 @@ export const blameChainTraced = (
       // Traces see the whole request path, so a failing segment counts whoever the trace started at;
       // a dependency that is only a little slower or busier is not why its caller fails.
       const failing = own.filter((signal) => signal.kind !== 'mentioned' && signal.substantial && !ownPoolWait.test(signal.text)).reduce((sum, signal) => sum + signal.strength, 0);
+      // A callee that keeps no evidence of its own (a DNS record, a router) fails as its other callers report it failing.
+      const reportedByOthers = own.some((signal) => signal.kind !== 'mentioned' && signal.kind !== 'alarm')
+        ? 0
+        : own.filter((signal) => signal.kind === 'mentioned' && signal.from !== node && signal.substantial).reduce((sum, signal) => sum + signal.strength * 0.5, 0);
       // Failing no later than its caller: read at the earliest its trouble may have begun (a coarse series dates it late).
-      return earliestOnsetOf(callee) <= onsetOf(node) + SAME_TIME_MS ? failing : 0;
+      return earliestOnsetOf(callee) <= onsetOf(node) + SAME_TIME_MS ? failing + reportedByOthers : 0;
     };
     const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && showsOwnFault(current, callee));
     const faultOnTheWayBehind = dependenciesOf(board, node).some((callee) => (links.includes(callee) || visited.includes(callee)) && failingOf(callee) > 0 && showsOwnFault(current, callee));
     const namesOwn = (callee: string) => namesOwnFault(board, current.filter((signal) => signal.service === callee), callee, onsetOf(node));
-    // A service failing on a defect of its own code (a TypeError, a null dereference), killed for the memory it uses, or
-    // whose tasks find no host to run on, fails by itself, whatever it says about its callees.
+    // A service failing on a defect of its own code (a TypeError, a null dereference), killed for the memory it uses,
+    // whose tasks find no host to run on, or a proxy whose connections its clients' sessions pin, fails by itself, whatever it says about its callees.
     const defects = current.filter(
       (signal) =>
         signal.service === node &&
         ((signal.kind === 'errors' && signal.substantial && causesIn(signal.text).some((hit) => hit.label === 'code defect')) ||
-          (signal.kind !== 'mentioned' && (ownMemoryKill.test(signal.text) || causesIn(signal.text).some((hit) => hit.label === 'placement')))),
+          (signal.kind !== 'mentioned' && (ownMemoryKill.test(signal.text) || causesIn(signal.text).some((hit) => hit.label === 'placement' || hit.label === 'pinning')))),
     );
     const ownDefect = defects.length > 0;
     const ownCpuPinned = current.some((signal) => signal.service === node && signal.kind === 'metric' && signal.substantial && signal.ongoing && /cpu/i.test(signal.text));
@@ -95,7 +99,9 @@ export const blameChainTraced = (
           const weightOf = (signal: Signal) => (unreachedPastFault ? 0 : onTheWay && unreached(signal) ? 0.5 : unreachedBeside ? 0 : 2);
           const pointedAt = complaints.reduce((sum, signal) => sum + signal.strength * weightOf(signal), 0);
           const own = without !== 'own-fault-first' && namesOwn(callee);
-          const score = recoveredFrom(board, current, node, callee, onsetOf(node)) ? 0 : pointedAt + failingOf(callee) + (namesOwn(callee) ? 1 : 0);
+          // A service failing by itself is not explained by a callee that only failed as early, which it never complained of.
+          const onlyAsEarly = without !== 'own-defect-first' && ownDefect && pointedAt === 0 && !namesOwn(callee);
+          const score = recoveredFrom(board, current, node, callee, onsetOf(node)) || onlyAsEarly ? 0 : pointedAt + failingOf(callee) + (namesOwn(callee) ? 1 : 0);
           return { callee, own, score, onset: onsetOf(callee) };
         })
         .filter(({ score }) => score >= 0.3)

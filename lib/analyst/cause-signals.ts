@@ -16,6 +16,8 @@ export const causePatterns: readonly { category: RootCauseCategory; pattern: Reg
   // A scheduler with no host left that fits a task (ECS service events, Kubernetes FailedScheduling): the hosts ran short, not the task.
   { category: 'resource-exhaustion', label: 'placement', pattern: /unable to place (a )?task|no container instance met all of its requirements|insufficient (memory|cpu) available|\b\d+ Insufficient (memory|cpu)\b|RESOURCE:(MEMORY|CPU)\b/i },
   { category: 'resource-exhaustion', label: 'memory', pattern: /OutOfMemory|out of memory|\bOOM\b|OOMKilled|heap (space|out)|memory (limit|exhaust|pressure)|exit code 137|JavaScript heap|GC overhead|allocation fail/i },
+  // A proxy that cannot reuse a database connection while the client session pinned to it lasts (RDS Proxy's pinning): its pool fills with them.
+  { category: 'resource-exhaustion', label: 'pinning', pattern: /session (was |is )?pinned|pinned to the (database )?connection|SessionPinned|connection pinning/i },
   { category: 'resource-exhaustion', label: 'connections', pattern: /too many (connections|clients)|connection pool|pool (exhausted|timeout)|timeout acquiring|acquire.{0,30}connection|max_connections|remaining connection slots|connection limit|could not obtain connection|no available connections|idle ?count ?[=:]? ?0\b|timeout exceeded when trying to connect|checked out .{0,40}without (being )?release|(connection|client)s? (leak|not released|never released)/i },
   { category: 'resource-exhaustion', label: 'disk', pattern: /no space left|ENOSPC|disk (is )?full|disk quota|storage (full|exhausted)|FreeStorageSpace|inode|volume full|(disk|volume|storage).?used|used.?(disk|storage)|table '?[\w.]+'? is full|errno:? ?28\b/i },
   { category: 'resource-exhaustion', label: 'burst credits', pattern: /BurstBalance|burst (balance|credits?)|(?<!surplus)CreditBalance|CPU credits?|EBS(IO|Byte)Balance|I\/O credits?/i },
@@ -57,8 +59,11 @@ const handledRepeat = /\b(duplicate|already (processed|seen|handled|applied))\b[
 /** A count of none (`skipped_duplicates=0`, `timeouts: 0`) says what did not happen. */
 const countOfNone = /\b[\w.-]+[=:]\s*0(?![\d.])/g;
 
+/** Advice a line gives ("To avoid pinning, move …", "Consider moving session configuration to …") names a remedy, not a cause. */
+const adviceGiven = /\bto (avoid|prevent) [^,.\n]{1,60}, [^.\n]*|\b(consider|try) (moving|using|adding|raising|increasing|setting|enabling|changing)\b[^.\n]*/gi;
+
 export const causesIn = (text: string): CauseHit[] => {
-  const stated = text.replace(hedgedGuess, '').replace(handledRepeat, '').replace(countOfNone, '');
+  const stated = text.replace(hedgedGuess, '').replace(handledRepeat, '').replace(countOfNone, '').replace(adviceGiven, '');
   return causePatterns.filter(({ pattern }) => pattern.test(stated)).map(({ category, label }) => ({ category, label, text }));
 };
 

@@ -1,6 +1,6 @@
 import { categoryOfChange, causesIn, onlyLabelsOrWatches } from './cause-signals.ts';
 import type { Change } from './evidence-board.ts';
-import { onlyRaisedCapacity, onlyRaisedRateLimit, scalingAddedRoom, timeoutSettingOf } from './lowered-setting.ts';
+import { memoryLoweredBy, onlyRaisedCapacity, onlyRaisedRateLimit, scalingAddedRoom, timeoutSettingOf } from './lowered-setting.ts';
 import { byPolicy } from './scaled-in.ts';
 import { labelsAt } from './mechanism.ts';
 import type { Signal } from './signals.ts';
@@ -63,7 +63,8 @@ export const settingWithEffect = (change: Change, label: string): string | undef
 const configuringKinds = new Set(['config', 'feature-flag', 'iam', 'network', 'certificate', 'scaling', 'other']);
 
 export const failureKindsOfChange = (change: Change): Set<string> => {
-  if (!(configuringKinds.has(change.kind) || categoryOfChange(change) === 'config') || onlyLabelsOrWatches(change)) return new Set();
+  // A release can carry a setting too: one that lowered a memory limit leaves the process that much less room.
+  if (!(configuringKinds.has(change.kind) || categoryOfChange(change) === 'config') || onlyLabelsOrWatches(change)) return memoryLoweredBy(change) ? new Set(['memory']) : new Set();
   // Scaling that only added room (a policy adding write capacity, tasks scaled out) breaks nothing.
   if (scalingAddedRoom(change)) return new Set();
   const text = changeText(change);

@@ -10,7 +10,7 @@ import { categoryOfChange, causesIn } from './cause-signals.ts';
 import { failureKindsIn, failureKindsSaid, startsWork } from './change-effects.ts';
 import { producerOfBadData, unreadableFailuresAt, unreadableWords } from './bad-data-source.ts';
 import { keptOldValuesBehind, keptOldValuesWords, type KeptOldValues } from './kept-old-values.ts';
-import { capacityCutAt } from './lowered-setting.ts';
+import { capacityCutAt, capacityLoweredBy, memoryLoweredBy } from './lowered-setting.ts';
 import { onlyWarnsOfCertificate } from './certificate-warnings.ts';
 import { scalingCeilingAt, scalingCeilingWords, type ScalingCeiling } from './scaling-ceiling.ts';
 import { resizedHostsOf, resizedHostsWords } from './hosts-resized.ts';
@@ -30,7 +30,8 @@ import { badGatewayOf, badGatewayWords } from './bad-gateway.ts';
 import { unhealthyTargetsOf, unhealthyTargetsWords } from './unhealthy-targets.ts';
 import { eagerRedriveOf, eagerRedriveWords } from './eager-redrive.ts';
 import { addressHolderOf, addressHolderWords, type AddressHolder } from './address-holder.ts';
-import { routedLoadOf, routedLoadWords, type RoutedLoad } from './routed-load.ts';
+import { missingGrantOf, missingGrantWords, type MissingGrant } from './missing-grant.ts';
+import { routedLoadOf, routedLoadWords, routerChangeFor, type RoutedLoad } from './routed-load.ts';
 import { duplicatesStartAt, outlastedVisibilityAt, outlastedVisibilityWords, type OutlastedVisibility } from './visibility-timeout.ts';
 import { repointedEndpointOf, repointedEndpointWords, type RepointedEndpoint } from './repointed-endpoint.ts';
 import { changeBeforeFirstFailure } from './first-failure.ts';
@@ -46,7 +47,7 @@ import { alertsOf, type Alert } from './alerts.ts';
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { laterFiringOf } from './schedule-expression.ts';
 import { judgeHealth, type Explanation } from './health-verdict.ts';
-import { heldConnectionsWords, labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
+import { heldConnectionsWords, pinnedSessionsWords, labelsAt, mechanismOf, type Mechanism } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { calleesOf, collectSignals, isFault, SAME_TIME_MS, severityOfLine, windowOf, type Signal } from './signals.ts';
@@ -100,6 +101,8 @@ export interface IncidentCause {
   outlastedVisibility?: OutlastedVisibility;
   /** A routing change moved traffic onto the root, which was not scaled for it (routed-load.ts). */
   routedLoad?: RoutedLoad;
+  /** The root refuses an AWS service acting for its caller: its resource policy lacks the grant (missing-grant.ts). */
+  missingGrant?: MissingGrant;
   /** The root's copies hold the addresses of the subnets another service cannot start its tasks in (address-holder.ts). */
   addressHolder?: AddressHolder;
   /** The root's scaling reached the maximum capacity stated for it, which names the mechanism (scaling-ceiling.ts). */
@@ -321,6 +324,7 @@ const incidentFrom = (
   let suspectChange = explained?.change ?? (badGateway && root === badGateway.target ? badGateway.change : unhealthy && root === unhealthy.target ? unhealthy.change : undefined);
   // A change tied to the trouble by its timing alone, not by what it can break: stronger evidence may overrule it.
   let tiedByTimeOnly = explained !== undefined && explained.because !== 'change-effect-matches';
+  const searched = root;
   if (explained) {
     applied.push(...explained.principles);
     if (!chain.includes(explained.link)) chain.push(explained.link);
@@ -359,10 +363,21 @@ const incidentFrom = (
     applied.push('hosts-resized');
     suspectChange = resizedHosts.change;
   }
+  const rootAt = (caller: string) => {
+    const at = chain.indexOf(caller);
+    if (at >= 0) chain.splice(at + 1);
+    else chain.push(caller);
+    root = caller;
+  };
   // A setting changed at the root days ago whose only effect is the failure the root shows waited for its condition.
-  const latent = suspectChange || takenByClient ? undefined : latentSettingAt(board, root, current, datedOnset(root));
+  // One that lowered a limit the root now runs into outranks a caller's change tied to that failure by timing alone.
+  const byCallerTiming = tiedByTimeOnly && explained?.because === 'caller-change';
+  const latentFound = (suspectChange && !byCallerTiming) || takenByClient ? undefined : latentSettingAt(board, searched, current, datedOnset(searched));
+  const latent = latentFound && (!suspectChange || memoryLoweredBy(latentFound) || capacityLoweredBy(latentFound.summary)) ? latentFound : undefined;
   if (latent) {
+    rootAt(searched);
     suspectChange = latent;
+    tiedByTimeOnly = false;
     applied.push('latent-setting');
   }
 
@@ -377,12 +392,6 @@ const incidentFrom = (
     root = lagSource;
   }
   /** A caller found to be where the trouble starts becomes the root: the chain is cut back to it, or extended by it. */
-  const rootAt = (caller: string) => {
-    const at = chain.indexOf(caller);
-    if (at >= 0) chain.splice(at + 1);
-    else chain.push(caller);
-    root = caller;
-  };
   // A callee asked many times more often per request its caller serves than usual is hammered by that caller's retries.
   // Not a callee whose own evidence names a fault no load causes (an expired certificate, a refused permission): calls to it are repeated because it fails.
   const faultNoLoadCauses = signals.some((signal) => signal.service === root && causesIn(signal.text).some((hit) => hit.category === 'certificate' || hit.category === 'permissions'));
@@ -512,6 +521,17 @@ const incidentFrom = (
     forgetLoadedClient();
   }
 
+  // A service sent traffic by a router's change (a DNS record's weights, a balancer's rules) took what it was sent: the router changed.
+  const routerChange = flood || suspectChange ? undefined : routerChangeFor(board, root, datedOnset(root));
+  if (routerChange) {
+    applied.push('load-routed-by-change');
+    chain.push(routerChange.service);
+    root = routerChange.service;
+    suspectChange = routerChange;
+    tiedByTimeOnly = false;
+    forgetLoadedClient();
+  }
+
   // A dependency that serves the callers that stumbled with it is working; the one still failing holds a stale view of it.
   // The root may be that caller itself, the search having stopped at it before the dependency.
   const soleFailing = overload
@@ -601,6 +621,17 @@ const incidentFrom = (
     overload = false;
   }
 
+  // A resource that refuses an AWS service acting for the root (a CDN's origin bucket, a rule's target queue) lacks the grant in its own policy.
+  const missingGrant = overload ? undefined : missingGrantOf(board, root, signals, datedOnset(root));
+  if (missingGrant) {
+    applied.push('grant-missing-at-resource');
+    chain.push(missingGrant.resource);
+    root = missingGrant.resource;
+    suspectChange = missingGrant.policyChange ?? suspectChange;
+    tiedByTimeOnly = false;
+    forgetLoadedClient();
+  }
+
   // A value written an order of magnitude off fails nothing where it is read: whoever logged it first, before the trouble, wrote it.
   const shiftFound = writer ? undefined : shiftedValueOf(board);
   const shifted = shiftFound && shiftFound.at - shiftFound.datedWithinMs <= datedOnset(root) + SAME_TIME_MS && datedOnset(root) - shiftFound.at <= SHIFT_REACH_MS ? shiftFound : undefined;
@@ -632,6 +663,8 @@ const incidentFrom = (
     ? { category: (heldVisibility.slowedBy && categoryOfChange(heldVisibility.slowedBy)) || 'config', principle: 'redelivered-messages' as const }
     : rotationAtRoot
     ? { category: failedRotationCategory(rotationAtRoot), principle: 'rotation-failed' as const }
+    : missingGrant && root === missingGrant.resource
+    ? { category: 'permissions' as const, principle: 'grant-missing-at-resource' as const }
     : timedOut?.workGrew && root === timedOut.backend
     ? { category: 'data' as const, principle: 'integration-timed-out' as const }
     : categoryTraced({
@@ -701,6 +734,7 @@ const incidentFrom = (
     (oversized && root === oversized.source && placedAtRoot('payload size', oversizedPayloadWords(oversized), 'payload-outgrew-limit')) ||
     (resizedHosts && root === resizedHosts.hosts && placedAtRoot('placement', resizedHostsWords(resizedHosts), 'hosts-resized')) ||
     (rotationAtRoot && placedAtRoot('credentials', failedRotationWords(rotationAtRoot), 'rotation-failed')) ||
+    (missingGrant && root === missingGrant.resource && placedAtRoot('access denied', missingGrantWords(missingGrant), 'grant-missing-at-resource')) ||
     (unhealthy && (root === unhealthy.target || (root === unhealthy.balancer && unhealthy.change?.service === root)) && placedAtRoot('failed health checks', `${unhealthyTargetsWords(unhealthy)}${whyChecksFail}`, 'targets-fail-health-checks')) ||
     (repointed && placedAtRoot('wrong endpoint', repointedEndpointWords(repointed), 'mechanism-wrong-endpoint')) ||
     (changedRecord && placedAtRoot('DNS record', changedRecordWords(changedRecord), 'record-points-elsewhere')) ||
@@ -714,8 +748,16 @@ const incidentFrom = (
   // A change at the client restates itself as the mechanism; the database's own account of what ran out says how the change took it.
   const loadedSignals = signals.filter((signal) => signal.service === loaded);
   const connectionsRanOut = found?.label === 'connections' || ((found === undefined || found.restatesChange === true) && labelsAt(loadedSignals).includes('connections'));
-  const leaked = connectionsRanOut && loaded !== root && !overload ? heldConnectionsWords(root, loaded, loadedSignals) : undefined;
-  const mechanism = leaked ? (found?.label === 'connections' ? { ...found, words: leaked } : placedAtRoot('connections', leaked, 'mechanism-connections')) : found;
+  // A proxy that reports its clients' sessions pinned holds its connections for them: the client's sessions pin them, it leaks none.
+  const pinned = loaded !== root && labelsAt(loadedSignals).includes('pinning') ? pinnedSessionsWords(root, loaded) : undefined;
+  const leaked = pinned ? undefined : connectionsRanOut && loaded !== root && !overload ? heldConnectionsWords(root, loaded, loadedSignals) : undefined;
+  const mechanism = pinned
+    ? placedAtRoot('pinning', pinned, 'mechanism-connections')
+    : leaked
+      ? found?.label === 'connections'
+        ? { ...found, words: leaked }
+        : placedAtRoot('connections', leaked, 'mechanism-connections')
+      : found;
   applied.push(category.principle, ...(mechanism ? [mechanism.principle] : []));
   const callerOfRoot = chain.length > 1 ? chain.at(-2) : callersOf(board, root)[0];
   const others = anomalies
@@ -753,6 +795,7 @@ const incidentFrom = (
     ...(heldStale ? { staleView: heldStale } : {}),
     ...(repointed ? { repointed } : {}),
     ...(rotationAtRoot ? { failedRotation: rotationAtRoot } : {}),
+    ...(missingGrant && root === missingGrant.resource ? { missingGrant } : {}),
     ...(oversized && root === oversized.source ? { oversized } : {}),
     ...(heldVisibility ? { outlastedVisibility: heldVisibility } : {}),
     ...(routed ? { routedLoad: routed } : {}),

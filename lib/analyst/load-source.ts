@@ -98,7 +98,8 @@ export const capacityBehind = (board: EvidenceBoard, service: string, signals: r
   // Tasks with no host to be placed on: the hosts they run on ran short, whatever the demand that asked for the tasks.
   const hosts = dependenciesOf(board, service).filter((callee) => hostKinds.has(kindOf(board, callee) ?? ''));
   if (labelsAt(own).includes('placement') && hosts.length === 1) return hosts[0];
-  if (!isStarved(own)) return undefined;
+  // A proxy whose connections are pinned to its clients' sessions is short of connections it holds itself, not of what is behind it.
+  if (!isStarved(own) || labelsAt(own).includes('pinning')) return undefined;
   const quota = accountQuotaNamedBy(board, service, signals);
   if (quota) return quota;
   // A function Lambda refuses to invoke lacks concurrency, which no table or service it calls provides; a queue or stream it shares may carry the work that took it.

@@ -20,6 +20,31 @@ const onlyRaised = (summary: string): boolean => {
   return changed.length > 0 && changed.every(({ was, is }) => is > was);
 };
 
+/** Words of a memory setting: a task's or container's memory, a function's memory size. */
+const memoryKey = /^(memory|memorySize|memoryReservation)$/i;
+const memorySaid = /\bmem(ory)?(\s?size)?\b[^0-9]{0,20}(\d+(?:[,.]\d+)*)\s*(?:->|→|=>|\bto\b)\s*(\d+(?:[,.]\d+)*)/i;
+const priorPath = /previous|prior|\bold|before/i;
+
+/**
+ * The memory limit a change lowered: said in its summary ("memory 2048 -> 1024"), or given in its
+ * details as the new setting beside the one it replaced (a task definition's `memory` beside its
+ * previous revision's).
+ */
+export const memoryLoweredBy = (change: Change): { from: string; to: string } | undefined => {
+  const said = memorySaid.exec(change.summary);
+  if (said && Number(said[4]!.replace(/,/g, '')) < Number(said[3]!.replace(/,/g, ''))) return { from: said[3]!, to: said[4]! };
+  const found: { value: number; prior: boolean }[] = [];
+  const walk = (node: unknown, path: string): void => {
+    if (Array.isArray(node)) node.forEach((item) => walk(item, path));
+    else if (node && typeof node === 'object') for (const [key, value] of Object.entries(node)) walk(value, `${path}.${key}`);
+    else if ((typeof node === 'string' || typeof node === 'number') && memoryKey.test(path.split('.').at(-1) ?? '') && Number.isFinite(Number(node))) found.push({ value: Number(node), prior: priorPath.test(path) });
+  };
+  walk(change.details ?? {}, '');
+  const now = found.find((entry) => !entry.prior);
+  const before = found.find((entry) => entry.prior);
+  return now && before && now.value < before.value ? { from: String(before.value), to: String(now.value) } : undefined;
+};
+
 /** Words of a limit on how fast callers may go. */
 const rateLimitWords = /throttl|rate.?limit|burst|usage.?plan|quota|provisioned|capacity/i;
 

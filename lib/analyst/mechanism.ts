@@ -1,7 +1,7 @@
 import type { RootCauseCategory } from '../domain/vocabulary.ts';
 import { causesIn } from './cause-signals.ts';
 import { settingWithEffect } from './change-effects.ts';
-import { capacityCutAt, capacityLoweredBy, loweredBy, timeoutSettingOf } from './lowered-setting.ts';
+import { capacityCutAt, capacityLoweredBy, loweredBy, memoryLoweredBy, timeoutSettingOf } from './lowered-setting.ts';
 import { scheduledActionBehind } from './scheduled-action.ts';
 import { severityOf } from '../analysis/log-templates.ts';
 import type { Change, EvidenceBoard, Series } from './evidence-board.ts';
@@ -35,6 +35,8 @@ export interface Mechanism {
 const mechanismPrinciples: Readonly<Record<string, Principle>> = {
   memory: 'mechanism-memory',
   connections: 'mechanism-connections',
+  // Pinned sessions hold a proxy's connections until its limit is reached.
+  pinning: 'mechanism-connections',
   disk: 'mechanism-disk',
   threads: 'mechanism-threads',
   'burst credits': 'mechanism-burst-credits',
@@ -127,6 +129,10 @@ export const heldConnectionsWords = (client: string, resource: string, resourceS
     ? `${client} holds connections to ${resource} that it does not release (a connection leak): the connections ${resource} holds keep climbing until its limit is reached, and then every client of ${resource} is refused new ones.`
     : undefined;
 
+/** A client whose sessions a proxy pins to its database connections, as the proxy reports them pinned. */
+export const pinnedSessionsWords = (client: string, proxy: string): string =>
+  `${client}'s sessions are pinned to ${proxy}'s database connections: a session that sets session state (a SET statement, a temporary table, a prepared statement) keeps its connection until it ends, so ${proxy} cannot reuse it. Its pool fills with pinned connections, and every client's new sessions wait for a borrow and time out.`;
+
 /** The exceptions an AWS SDK raises when the service it called refused the call for its rate (not a status a server answered with). */
 const refusedCall = /ThrottlingException|TooManyRequestsException|RequestLimitExceeded|exceeded the rate at which/i;
 
@@ -136,12 +142,18 @@ const revocation = /revoke|remov|delet|deny|replac/i;
 const phrase = (label: string, root: string, signals: readonly Signal[], text: string, change: Change | undefined, series: readonly Series[] = []): string => {
   const changed = change ? changeText(change) : '';
   switch (label) {
-    case 'memory':
+    case 'memory': {
       // A Redis-protocol cache answers writes with OOM only when its eviction policy lets it evict nothing.
       if (/OOM command not allowed|used memory > 'maxmemory'/i.test(text)) return `${root} is full: its memory reached maxmemory and it refuses writes instead of evicting keys (its eviction policy lets it evict nothing).`;
+      const limitCut = change ? memoryLoweredBy(change) : undefined;
+      if (change && limitCut)
+        return `${root} runs out of memory: the ${change.kind} change lowered its memory limit from ${limitCut.from} to ${limitCut.to}, and under load its memory use reaches the new limit and the process is killed.`;
       return rises(signals, /mem|heap/i)
         ? `${root} runs out of memory: its memory use climbs steadily until the process is killed, the pattern of a memory leak.`
         : `${root} runs out of memory: the process is killed at its memory limit.`;
+    }
+    case 'pinning':
+      return `${root} pins client sessions to its database connections: a session that sets session state (a SET statement, a temporary table, a prepared statement) keeps its connection until it ends, so the proxy cannot reuse it. Its pool fills with pinned connections, and new sessions wait for a borrow and time out.`;
     case 'connections':
       return rises(signals, /connection|pool|checked.?out/i)
         ? `${root} exhausts its connections: the connections it holds keep growing and are not released (a connection leak), until the limit is reached.`

@@ -5,7 +5,8 @@ import { actionPatterns, causesIn } from './cause-signals.ts';
 import type { Change, EvidenceBoard, Runbook } from './evidence-board.ts';
 import { changeText, withdrawal } from './change-text.ts';
 import type { IncidentCause } from './infer-cause.ts';
-import { capacityCutAt } from './lowered-setting.ts';
+import { capacityCutAt, memoryLoweredBy } from './lowered-setting.ts';
+import type { MissingGrant } from './missing-grant.ts';
 import { scheduledActionBehind } from './scheduled-action.ts';
 import type { FailedRotation } from './failed-rotation.ts';
 import type { OversizedPayload } from './oversized-payload.ts';
@@ -61,8 +62,10 @@ export interface RemediationInputs {
   failedRotation?: FailedRotation;
   /** The clients a change at the root pointed at a read-only server (repointed-endpoint.ts). */
   repointedClients?: readonly string[];
-  /** A routing change moved traffic onto the root, which was not scaled for it. */
-  routedLoad?: boolean;
+  /** The service principal, acting for a caller, that the root's resource policy must grant (missing-grant.ts). */
+  missingGrant?: MissingGrant;
+  /** Where a routing change at the root moved traffic that it was not scaled for: the root itself or a service it routes to. */
+  routedLoad?: string;
   /** The service that cannot start tasks in the subnets whose addresses the root's copies hold. */
   addressesHeldFrom?: string;
   /** The root is a queue whose visibility timeout its consumer's processing outlasts (visibility-timeout.ts). */
@@ -164,7 +167,7 @@ export const remediationTraced = (inputs: RemediationInputs): { steps: Step[]; p
 };
 
 /** The plan at the root, from the category and what the evidence says about it. */
-const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, failedRotation, oversized, staleHolding, filledByHold, heldOn, storageRanOut, repointedClients, outlastedVisibility, routedLoad, addressesHeldFrom, scalingCeiling, recordedBy }: RemediationInputs): Plan => {
+const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, alreadyRestarting, alternativeProvider, overloads, capacityCut, capacitySchedule, failedRotation, oversized, staleHolding, filledByHold, heldOn, storageRanOut, repointedClients, outlastedVisibility, routedLoad, missingGrant, addressesHeldFrom, scalingCeiling, recordedBy }: RemediationInputs): Plan => {
   const undo = change ? ` ("${quoteMessage(change.summary)}")` : '';
   // The dependency works for everyone else: nothing there is undone. A restart drops what the caller
   // cached; a pin is its own configuration and survives a restart, so it is corrected first.
@@ -235,11 +238,22 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
       step('scale', addressesHeldFrom, `Let ${addressesHeldFrom} start the tasks it could not place, once addresses are free.`),
     ]);
   }
+  // The grant goes where the policy lives; the caller has no credential of its own to fix.
+  if (missingGrant) {
+    return plan('grant-missing-at-resource', [
+      step('apply-fix', root, `Add a statement to ${root}'s ${missingGrant.policy} that allows ${missingGrant.principal} (for ${missingGrant.caller}, limited to it by its source ARN) the access ${missingGrant.caller} needs.`),
+    ]);
+  }
+  // A memory limit a change lowered is what the process now dies at: the limit goes back, however the change was shipped.
+  const memoryCut = mechanism === 'memory' && change ? memoryLoweredBy(change) : undefined;
+  if (memoryCut) {
+    return plan('remedy-undo-change', [step('revert-config', root, `Restore ${root}'s memory limit from ${memoryCut.to} to ${memoryCut.from}: revert the change${undo}.`)]);
+  }
   // Traffic sent where there was no capacity for it goes back first; the target gets the capacity before it is sent there again.
   if (routedLoad) {
     return plan('load-routed-by-change', [
       step('revert-config', root, `Send the traffic back where it was served: revert the routing change${undo}.`),
-      step('scale', root, `Scale ${root} for the traffic it is meant to take before routing it there again.`),
+      step('scale', routedLoad, `Scale ${routedLoad} for the traffic it is meant to take before routing it there again.`),
     ]);
   }
   // Reverting where the name points helps new connections only: the clients' pools keep their connections to the reader.
@@ -388,7 +402,8 @@ export const remediationInputsOf = (board: EvidenceBoard, cause: IncidentCause):
   staleHolding: cause.staleView?.holding,
   ...(cause.repointed ? { repointedClients: cause.repointed.clients } : {}),
   ...(cause.outlastedVisibility ? { outlastedVisibility: cause.outlastedVisibility } : {}),
-  routedLoad: cause.routedLoad !== undefined,
+  ...(cause.routedLoad ? { routedLoad: cause.routedLoad.service } : {}),
+  ...(cause.missingGrant ? { missingGrant: cause.missingGrant } : {}),
   ...(cause.addressHolder ? { addressesHeldFrom: cause.addressHolder.starved } : {}),
   ...(cause.scalingCeiling ? { scalingCeiling: cause.scalingCeiling } : {}),
   };

@@ -7,6 +7,7 @@ import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { causesIn } from './cause-signals.ts';
+import { namesServiceHost } from './service-hosts.ts';
 import { isBadShift, isEventCount, meaningOf, measureClassesOf, runningCapacity } from './metric-semantics.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { movedBetweenItsOwnSeries, retiredAfterItsRequestsLeft } from './moved-requests.ts';
@@ -62,7 +63,7 @@ export const METRIC_PERIOD_MS = 5 * 60_000;
 export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
 /** Words that say something failed, whatever level the line was logged at. */
-const failureStated = /\b(error|exception|fail(s|ed|ure)?|refused|denied|expired|timed out|unable to|cannot|could not|still waiting)\b/i;
+const failureStated = /\b(error|exception|fail(s|ed|ure)?|refused|denied|expired|timed out|unable to|cannot|could not|still waiting|OutOfMemory\w*|OOMKilled)\b/i;
 
 /** Words by which a line says the failure it reports was got past ("retried ok", "client retried with a new URL", "3 rows skipped; continuing"). */
 const recoveryStated = /\b(retried|retry) (ok|succeeded|successfully)\b|\b(succeeded|ok) (on|after) (a |the )?(retry|retries|attempt \d+)\b|\bretried with (a )?(new|fresh|refreshed)\b|[;,:]\s*continuing\b/i;
@@ -677,16 +678,19 @@ export const ownIdentityRejected =
 const saidToWork = /(?<![a-z])(?:ok|succeeded|success|healthy)=\S+/gi;
 
 /**
+ * A proxy's report of a client session pinned to a database connection is about its own pool and the
+ * clients' sessions, not a failure of the database behind it.
+ *
  * Which dependency a service's error is about: one it names, not as one that worked; else, with masked hosts hiding the
  * name, the only datastore of the kind the error is about, or the only third party on the path
  * when the error is about an outbound call.
  */
 const blamedDependencies = (services: readonly ServiceNode[], caller: string, text: string): string[] => {
-  if (ownIdentityRejected.test(text)) return [];
+  if (ownIdentityRejected.test(text) || causesIn(text).some((hit) => hit.label === 'pinning')) return [];
   const callees = services.length > 0 ? calleesOf(services, caller) : new Set<string>();
   const blamed = text.replace(saidToWork, ' ');
   const names = (candidates: Iterable<string>) =>
-    [...candidates].filter((name) => name !== caller && (namesService(blamed, name) || namesBrand(services, blamed, name)));
+    [...candidates].filter((name) => name !== caller && (namesService(blamed, name) || namesBrand(services, blamed, name) || namesServiceHost(services, blamed, name)));
   const named = names(callees);
   if (named.length > 0) return named;
   // Work that reaches a service through a queue, topic or bucket names where it came from.

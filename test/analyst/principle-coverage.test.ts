@@ -89,9 +89,8 @@ const failingToday: ReadonlySet<Principle> = new Set<Principle>([
   'brief-spike-recovered',
   // Category and mechanism.
   'mechanism-infrastructure',
-  // Found on blind weighted DNS cutovers to ECS stacks never scaled for production (compute); a Lambda or EC2 target
-  // behind the moved weights would be its second family.
-  'load-routed-by-change',
+  // Found on blind CDN origins moved to a bucket whose policy lacks the CDN's grant (s3); a queue refusing a rule or topic would be its second family.
+  'grant-missing-at-resource',
   // Found on load-test and inference fleets (ECS, EC2) holding a subnet's addresses or the account's network interfaces
   // (compute); a holder of another kind (pods of an EKS node group, a Lambda fleet in the VPC) would be its second family.
   'addresses-held-by-co-tenant',

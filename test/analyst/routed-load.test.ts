@@ -57,3 +57,48 @@ describe('traffic a routing change moved onto a service that was not scaled for 
     expect(cutover({ kind: 'deploy', summary: 'api-green 4.2.0: alias prod moved to version 18 (from 17)' }, surge).rootCause.summary).not.toContain('moved traffic');
   });
 });
+
+/** The same cutover filed at the router in front of both stacks: a weighted record the callers resolve. */
+const cutoverAtRouter = (change: { kind: string; summary: string } | undefined) =>
+  diagnose(
+    boardFrom({
+      brief: 'CloudWatch alarm "web-5xx" is in ALARM',
+      services: [
+        { name: 'web', kind: 'ecs', dependsOn: ['api-record'] },
+        { name: 'api-record', kind: 'other', dependsOn: ['api-green', 'api-blue'], tags: { record: 'api.example.com (weighted alias)' } },
+        { name: 'api-green', kind: 'ecs' },
+        { name: 'api-blue', kind: 'ecs' },
+      ],
+      alarms: [{ name: 'web-5xx', service: 'web', state: 'ALARM', since: at(START, CUTOVER + 6) }],
+      changes: change ? [{ service: 'api-record', timestamp: at(START, CUTOVER - 2), ...change }] : [],
+      logs: [
+        ...Array.from({ length: 12 }, (_, index) => ({ service: 'api-green', timestamp: at(START, CUTOVER + 3 + index * 4), level: 'ERROR', message: 'Connection queue full: maxThreads=200 busy=200; request rejected' })),
+        ...Array.from({ length: 12 }, (_, index) => ({ service: 'web', timestamp: at(START, CUTOVER + 4 + index * 4), level: 'ERROR', message: `GET https://api.example.com/v1/items/${index} -> 503 Service Unavailable` })),
+      ],
+      metrics: [
+        { service: 'api-green', name: 'RequestCount', stat: 'Sum', points: series(START, 180, surge) },
+        { service: 'api-green', name: 'HTTPCode_Target_5XX_Count', stat: 'Sum', points: series(START, 180, step(CUTOVER + 2, 0, 90)) },
+        { service: 'api-green', name: 'HealthyHostCount', points: series(START, 180, () => 2) },
+        { service: 'web', name: 'HTTPCode_Target_5XX_Count', stat: 'Sum', points: series(START, 180, step(CUTOVER + 4, 0, 80)) },
+      ],
+    }),
+  ).draft;
+
+describe('traffic a router in front of the service moved onto it', () => {
+  it('is the router’s change: the traffic goes back at the router, then the service it landed on is scaled', () => {
+    const draft = cutoverAtRouter(weights);
+    expect(draft.rootCause).toMatchObject({ service: 'api-record', category: 'config' });
+    expect(draft.rootCause.summary).toContain('to api-record moved traffic onto api-green');
+    expect(draft.remediation.map((item) => `${item.action} ${item.target}`).slice(0, 2)).toEqual(['revert-config api-record', 'scale api-green']);
+  });
+
+  it('is not a router’s change that moves no traffic (its access logs turned on)', () => {
+    const draft = cutoverAtRouter({ kind: 'config', summary: 'ModifyLoadBalancerAttributes: access_logs.s3.enabled false -> true' });
+    expect(draft.rootCause.summary).not.toContain('moved traffic');
+    expect(draft.remediation.map((item) => `${item.action} ${item.target}`)).not.toContain('scale api-green');
+  });
+
+  it('is not the router without a change', () => {
+    expect(cutoverAtRouter(undefined).rootCause.service).not.toBe('api-record');
+  });
+});

@@ -1,0 +1,61 @@
+import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
+import { latestBreakingChangeBefore } from './explaining-change.ts';
+import { changeText } from './change-text.ts';
+import { dependenciesOf, kindOf } from './service-map.ts';
+import type { Signal } from './signals.ts';
+
+/**
+ * An AWS service acting for a resource of ours (a CDN reading its origin bucket, a topic delivering
+ * to a queue, an EventBridge rule sending to its target) is let in by the target's own policy, which
+ * must name that service as principal. When the target refuses it, the grant is missing where the
+ * policy lives: the caller has no credential of its own to fix, whatever change exposed the gap (a
+ * new bucket, a policy rewritten, an origin moved).
+ */
+export interface MissingGrant {
+  caller: string;
+  resource: string;
+  /** The service principal the policy must name. */
+  principal: string;
+  /** What the resource's policy is called. */
+  policy: string;
+  /** The latest change to the resource's policy, when one was made within a week. */
+  policyChange?: Change;
+}
+
+/** The resource policies of the kinds of target a service principal reaches. */
+const policyOfKind: Readonly<Record<string, string>> = { s3: 'bucket policy', sqs: 'queue policy', sns: 'topic policy', lambda: 'resource-based policy' };
+
+/** EventBridge rules and buses, as the map names them. */
+const eventsResource = /:events:|eventbridge|event ?bus|\bevent rule\b/i;
+
+const principalOf = (node: ServiceNode): string | undefined => {
+  if (node.kind === 'cloudfront') return 'cloudfront.amazonaws.com';
+  if (node.kind === 'sns') return 'sns.amazonaws.com';
+  const described = `${node.arn ?? ''} ${Object.entries(node.tags ?? {}).flat().join(' ')}`;
+  return node.kind === 'other' && eventsResource.test(described) ? 'events.amazonaws.com' : undefined;
+};
+
+/** Words of a request refused for want of permission (S3's AccessDenied body, a 403, EventBridge's NO_PERMISSIONS). */
+const refusal = /AccessDenied|Access Denied|\b403(?!\d)|not authori[sz]ed|NO_PERMISSIONS|permission/i;
+
+/** A policy, as changes name what they set. */
+const policyWords = /polic(y|ies)|PutBucketPolicy|SetQueueAttributes|SetTopicAttributes|AddPermission|RemovePermission/i;
+
+const WEEK_MS = 7 * 24 * 60 * 60_000;
+
+export const missingGrantOf = (board: EvidenceBoard, caller: string, signals: readonly Signal[], onset: number): MissingGrant | undefined => {
+  const node = board.services?.find((candidate) => candidate.name === caller);
+  const principal = node ? principalOf(node) : undefined;
+  if (!principal) return undefined;
+  const targets = dependenciesOf(board, caller).filter((target) => policyOfKind[kindOf(board, target) ?? ''] !== undefined);
+  if (targets.length !== 1) return undefined;
+  if (!signals.some((signal) => signal.service === caller && signal.kind !== 'alarm' && refusal.test(signal.text))) return undefined;
+  const resource = targets[0]!;
+  const policyChange = Number.isFinite(onset)
+    ? latestBreakingChangeBefore(board.changes, onset, WEEK_MS, (change) => change.service === resource && policyWords.test(changeText(change)))
+    : undefined;
+  return { caller, resource, principal, policy: policyOfKind[kindOf(board, resource)!]!, ...(policyChange ? { policyChange } : {}) };
+};
+
+export const missingGrantWords = ({ caller, resource, principal, policy }: MissingGrant): string =>
+  `${resource} refuses ${caller}'s requests (access denied): ${resource}'s ${policy} does not grant ${principal}, the service principal ${caller} acts through, the access it needs. The grant belongs in ${resource}'s ${policy}.`;
