@@ -49,6 +49,8 @@ const symptomWords = [
   /\b(slow(er|ly)?|sluggish|lagging|delayed)\b/i,
   // A measure said to stand out ("why was CPU so high last night?") is a symptom to account for, even when it turns out usual.
   /\b(so|too|very|unusually|really|that|this) (high|low)\b|\bspik(e|es|ed|ing)\b/i,
+  // A measure said to keep moving one way ("why is the storage dropping?", "disk filling up", "memory keeps climbing").
+  /\b(dropping|falling|shrinking|filling( up)?|running out|climbing|creeping( up)?|keeps? (rising|going up|going down))\b/i,
 ];
 
 /** A question that presupposes the symptom ("why are exports failing?", "can you find out why…"), unlike one that asks whether it exists ("is X slow?"). */

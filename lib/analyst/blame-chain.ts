@@ -2,6 +2,7 @@ import { severityOf } from '../analysis/log-templates.ts';
 import { causesIn } from './cause-signals.ts';
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { namesOwnFault } from './load-source.ts';
+import { capacityRemovedAt } from './lowered-setting.ts';
 import type { Principle } from './principles.ts';
 import { dependenciesOf } from './service-map.ts';
 import { namesService, SAME_TIME_MS, type Signal } from './signals.ts';
@@ -67,16 +68,17 @@ export const blameChainTraced = (
     const faultOnTheWayBehind = dependenciesOf(board, node).some((callee) => (links.includes(callee) || visited.includes(callee)) && failingOf(callee) > 0 && showsOwnFault(current, callee));
     const namesOwn = (callee: string) => namesOwnFault(board, current.filter((signal) => signal.service === callee), callee, onsetOf(node));
     // A service failing on a defect of its own code (a TypeError, a null dereference), killed for the memory it uses,
-    // whose tasks find no host to run on, or a proxy whose connections its clients' sessions pin, fails by itself, whatever it says about its callees.
+    // whose tasks find no host to run on, left with none to run, or a proxy whose connections its clients' sessions pin, fails by itself, whatever it says about its callees.
     const defects = current.filter(
       (signal) =>
         signal.service === node &&
         ((signal.kind === 'errors' && signal.substantial && causesIn(signal.text).some((hit) => hit.label === 'code defect')) ||
           (signal.kind !== 'mentioned' && (ownMemoryKill.test(signal.text) || causesIn(signal.text).some((hit) => hit.label === 'placement' || hit.label === 'pinning')))),
     );
-    const ownDefect = defects.length > 0;
+    const removed = capacityRemovedAt(board, node, onsetOf(node));
+    const ownDefect = defects.length > 0 || removed !== undefined;
     const ownCpuPinned = current.some((signal) => signal.service === node && signal.kind === 'metric' && signal.substantial && signal.ongoing && /cpu/i.test(signal.text));
-    const ownDefectAt = Math.min(...defects.map((signal) => signal.at));
+    const ownDefectAt = Math.min(...defects.map((signal) => signal.at), removed?.at ?? Infinity);
     const nextLink = (without?: ChainRule): string | undefined =>
       callees
         .map((callee) => {

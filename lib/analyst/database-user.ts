@@ -1,6 +1,9 @@
 import { escapeRegExp } from '../masking/regex-text.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
 
+/** A database log line's session prefix: `user@database:[pid]`, its user perhaps masked (`<USER_1>@database:[pid]`). */
+export const sessionOf = /(<[A-Z]+_\d+>|\b[A-Za-z][\w.-]*)@[\w.-]+:\[(\d+)\]/;
+
 /** Who a database user is: the client it names, or the client that says it connects as it. */
 
 const wordsOf = (name: string): string[] => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);

@@ -14,6 +14,8 @@ export const CHANGE_WINDOW_MS = 2 * 60 * 60_000;
 export const CLOSE_CHANGE_MS = 45 * 60_000;
 /** A caller's change this close before its dependency broke, at the same moment as the caller, explains the dependency. */
 const TRIGGERING_CHANGE_MS = 15 * 60_000;
+/** Words of a change that moves a caller onto another encryption key. */
+const keyWords = /\bkms\b|\bkey.?id\b|\bcmk\b|alias\/|encryption key/i;
 
 export interface ChangeExplanation {
   /** Where the change was made: the service or resource to blame. */
@@ -204,9 +206,14 @@ export const explainingChange = (context: ChangeContext): ChangeExplanation | un
     if (effectMatches && (lead <= CLOSE_CHANGE_MS || link === root)) return [{ link, change, weight: 2 + closeness + (link === root ? 0.5 : 0), because: 'change-effect-matches', datedByItsFailure }];
     if (datedByItsFailure || !onPath || category === undefined || rootStarved) return [];
     if (link === root) return [{ link, change, weight: closeness + 0.5, because: 'own-change' }];
-    // A certificate failing at the root is its own, whatever a caller changed just before (unless it changed certificates).
-    const ownCertificate = category !== 'certificate' && evidence.some((signal) => signal.service === root && causesIn(signal.text).some((hit) => hit.category === 'certificate'));
-    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS && !ownCertificate && !rootReportsOutage && !failsForUnchangedCaller(context, link))
+    // A certificate failing at the root is its own, whatever a caller changed just before (unless it changed certificates);
+    // so is a key found disabled or pending deletion (unless the change moved the caller onto that key).
+    const ownState = evidence.some(
+      (signal) =>
+        signal.service === root &&
+        causesIn(signal.text).some((hit) => (hit.category === 'certificate' && category !== 'certificate') || (hit.label === 'disabled key' && !keyWords.test(changeText(change)))),
+    );
+    if (chain.includes(link) && onsetOf(link) <= rootOnset + SAME_TIME_MS && lead <= TRIGGERING_CHANGE_MS && !ownState && !rootReportsOutage && !failsForUnchangedCaller(context, link))
       return [{ link, change, weight: closeness, because: 'caller-change' }];
     return [];
   });

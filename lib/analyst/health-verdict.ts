@@ -1,14 +1,14 @@
 import { templateOf } from '../analysis/log-templates.ts';
 import { detectOnset, type Onset } from '../analysis/onset.ts';
 import { fitTrend } from '../analysis/trend.ts';
-import { alertsOf, type Alert } from './alerts.ts';
+import { alertsOf, triggerAlarmName, type Alert } from './alerts.ts';
 import { announcedStretchOf, announcedWindowAround, announcedWindowOf } from './announced-window.ts';
 import { causesIn } from './cause-signals.ts';
 import { documentedRoutineAt, namesFailure } from './documented-routine.ts';
 import { countsClientErrors, probingOf, refusedProbe } from './client-error-probes.ts';
 import { oneCallerRefused } from './one-caller-refused.ts';
 import { scaledInByPolicy } from './scaled-in.ts';
-import { scalingPolicyAtWork } from './scaling-alarm.ts';
+import { nothingWaiting, scalingPolicyAtWork } from './scaling-alarm.ts';
 import type { Change, EvidenceBoard, LogRecord, Runbook, Series } from './evidence-board.ts';
 import { isEventCount, isFullnessMeasure, meaningOf, measureClassesOf, measuresFailure } from './metric-semantics.ts';
 import type { Principle } from './principles.ts';
@@ -662,8 +662,29 @@ const redefinedAlarm = (board: EvidenceBoard, alert: Alert, watched: readonly Se
   };
 };
 
+/**
+ * Another alarm, already in ALARM before any of the evidence begins, at a service other than the one
+ * the trigger is about (the alarm that fired, the page's or the question's service): it was standing
+ * when this trouble was asked about. A sweep is about every service, so nothing is aside from it.
+ */
+const firingBeforeEvidence = (board: EvidenceBoard, alert: Alert, windowStart: number | undefined, subject: string | undefined): boolean =>
+  subject !== undefined &&
+  alert.source === 'alarm' &&
+  alert.service !== subject &&
+  alert.name !== `alarm ${triggerAlarmName(board.brief)}` &&
+  alert.since !== undefined &&
+  windowStart !== undefined &&
+  alert.since < windowStart;
+
 /** Why an alert is benign, when the evidence at its service says so; `benign` are the signals already set aside. */
-const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signal[], benign: ReadonlyMap<Signal, Omit<Explanation, 'subject'>>, windowStart: number | undefined): Omit<Explanation, 'subject'> | undefined => {
+const benignAlert = (
+  board: EvidenceBoard,
+  alert: Alert,
+  signals: readonly Signal[],
+  benign: ReadonlyMap<Signal, Omit<Explanation, 'subject'>>,
+  windowStart: number | undefined,
+  symptom: string | undefined,
+): Omit<Explanation, 'subject'> | undefined => {
   // Recovered needs the OK transition itself, after the alert began: an OK from before a new ALARM is history.
   const recovered = alert.recoveredAt !== undefined && (alert.since === undefined || alert.recoveredAt >= alert.since);
   if (recovered && !signals.some((signal) => signal.service === alert.service && isFault(signal) && signal.ongoing && signal.substantial && !benign.has(signal) && !mostlyBack(board, signal))) {
@@ -703,6 +724,8 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   if (counted.length > 0 && coversWatched && explainedBy.every((explanation) => explanation !== undefined)) return explainedBy[0];
   const atWork = scalingPolicyAtWork(board, alert);
   if (atWork) return { principle: 'scaling-policy-at-work', service: alert.service, ref: alert.ref, why: atWork };
+  const idle = nothingWaiting(board, alert);
+  if (idle) return { principle: 'scaling-policy-at-work', service: alert.service, ref: alert.ref, why: idle };
   const scaledIn = scaledInByPolicy(board, alert);
   if (scaledIn) return { principle: 'scaling-policy-at-work', service: alert.service, ref: scaledIn.change.ref, why: scaledIn.why };
   // A page, a report, or a fired alarm no listing shows stays open after what set it off has passed: a spike at its
@@ -717,6 +740,9 @@ const benignAlert = (board: EvidenceBoard, alert: Alert, signals: readonly Signa
   const longStanding = alert.since !== undefined && windowStart !== undefined && windowStart - alert.since >= STANDING_MS;
   if (longStanding && !ownTrouble.some((signal) => signal.substantial)) {
     return { principle: 'standing-condition', service: alert.service, ref: alert.ref, why: `in ALARM since ${iso(alert.since!)}, long before the evidence begins, with nothing new at ${alert.service}: a standing condition, not a new incident` };
+  }
+  if (firingBeforeEvidence(board, alert, windowStart, symptom) && !own.some((signal) => signal.substantial)) {
+    return { principle: 'standing-condition', service: alert.service, ref: alert.ref, why: `in ALARM since ${iso(alert.since!)}, before any of the evidence begins, at ${alert.service}, which the ${triggerAlarmName(board.brief) ? 'alarm that called for this investigation' : 'trigger'} is not about, with nothing of substance there since: a condition already standing, not the incident asked about` };
   }
   const held = alert.since !== undefined && !ownTrouble.some((signal) => signal.substantial) ? heldSinceFiring(watched.length > 0 ? watched : healthMeasuresAt(board.series, alert.service), alert.since) : undefined;
   if (held) {
@@ -769,7 +795,7 @@ export const judgeHealth = (board: EvidenceBoard, signals: readonly Signal[], wi
   const explained: Explanation[] = [];
   const unexplained: Alert[] = [];
   for (const alert of alerts) {
-    const why = benignAlert(board, alert, signals, benignWhy, windowStart);
+    const why = benignAlert(board, alert, signals, benignWhy, windowStart, symptom);
     if (why) explained.push({ subject: alert.name, ...why });
     else unexplained.push(alert);
   }

@@ -7,7 +7,7 @@ import { lastFiringOf } from './schedule-expression.ts';
 import type { Signal } from './signals.ts';
 
 /** A setting waits for the condition it governs (memory full, the evening peak, a long request): days, seldom more than a week. */
-const LATENT_REACH_MS = 7 * 24 * 60 * 60_000;
+export const LATENT_REACH_MS = 7 * 24 * 60 * 60_000;
 
 /**
  * A setting changed at a resource can lie quiet until what it governs happens: an eviction policy

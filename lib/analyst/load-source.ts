@@ -16,7 +16,7 @@ import { quoteMessage } from '../text/quote.ts';
 import { onsetOfReadings, timedPoints } from './readings.ts';
 import { changeText } from './change-text.ts';
 import { capacityLoweredBy } from './lowered-setting.ts';
-import { userNamesClient } from './database-user.ts';
+import { sessionOf, userNamesClient } from './database-user.ts';
 import { clientOfLoadBreakdown } from './load-breakdown.ts';
 import { openTransactionOn, openTransactionWords } from './open-transaction.ts';
 
@@ -56,8 +56,24 @@ const ownFaults: ReadonlySet<string> = new Set(['disk', 'burst credits', 'AWS in
  * "No space left on device"), though too few for the template miner, is the resource speaking.
  */
 export const namesOwnFault = (board: EvidenceBoard, own: readonly Signal[], service: string, by = Number.POSITIVE_INFINITY): boolean =>
-  labelsAt(own.filter((signal) => signal.kind !== 'mentioned' && signal.kind !== 'trace' && signal.kind !== 'alarm')).some((label) => ownFaults.has(label)) ||
-  board.logs.some((line) => line.service === service && severityOf(line.level) >= severityOf('ERROR') && line.at <= by + SAME_TIME_MS && causesIn(line.message).some((hit) => ownFaults.has(hit.label)));
+  labelsAt(own.filter((signal) => signal.kind !== 'mentioned' && signal.kind !== 'trace' && signal.kind !== 'alarm' && !sessionDataRefused(signal.text))).some((label) => ownFaults.has(label)) ||
+  board.logs.some(
+    (line) =>
+      line.service === service &&
+      severityOf(line.level) >= severityOf('ERROR') &&
+      line.at <= by + SAME_TIME_MS &&
+      !sessionDataRefused(line.message) &&
+      causesIn(line.message).some((hit) => ownFaults.has(hit.label)),
+  );
+
+/**
+ * A database refusing what one client session sent (a duplicate key, a broken constraint), logged
+ * under that session's `user@database:[pid]` prefix, speaks of the client's data, not of a fault of its own.
+ */
+const sessionDataRefused = (text: string): boolean => {
+  const causes = causesIn(text);
+  return sessionOf.test(text) && causes.length > 0 && causes.every((hit) => hit.label === 'bad data');
+};
 
 /** The kinds of what a container service's tasks are placed on: its cluster's instances. */
 const hostKinds: ReadonlySet<string> = new Set(['ec2']);
@@ -239,8 +255,6 @@ export const clientNamedByResource = (board: EvidenceBoard, resource: string, cl
 
 /** A database's account of a lock wait names the session holding the lock (PostgreSQL's log_lock_waits). */
 const lockHolder = /Process holding the lock: (\d+)/g;
-/** A database log line's session prefix: `user@database:[pid]`, its user perhaps masked (`<USER_1>@database:[pid]`). */
-const sessionOf = /(<[A-Z]+_\d+>|\b[A-Za-z][\w.-]*)@[\w.-]+:\[(\d+)\]/;
 
 /** One count in a resource's breakdown by user: `courier_dispatch=600`. */
 const countOfUser = /\b([A-Za-z][\w.-]*)=(\d+)\b/g;
@@ -515,6 +529,8 @@ export const tenantsOf = (board: EvidenceBoard, root: string, rootSignals: reado
       tempSpaceFilledBy(board, root) || tempFileWriterNamedBy(board, root, clients) !== undefined || slotHolderOf(board, root, clients) !== undefined || lockHolderNamedBy(board, root, clients) !== undefined || openTransactionOn(board, root, clients) !== undefined;
     return { tenants: takenByClient ? callersOf(board, root) : [], coTenants: false };
   }
+  // A key its callers find disabled or pending deletion refuses them for its state, not for a quota they took.
+  if (labelsAt(rootSignals).includes('disabled key')) return { tenants: [], coTenants: false };
   // An account-wide request quota (KMS, Parameter Store) is held by the clients of every resource of its service, not only this one's.
   if (drawsOnAccountQuota(board, root)) return { tenants: quotaTenantsOf(board, root), coTenants: true };
   if (isSharedCapacity(board, root)) return { tenants: callersOf(board, root), coTenants: false };

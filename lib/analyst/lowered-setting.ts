@@ -73,8 +73,8 @@ export const scalingAddedRoom = (change: Change): boolean =>
   !scalingRemoved.test(changeText(change)) &&
   (onlyRaisedCapacity(change.summary) || capacitySet.test(change.summary));
 
-/** A capacity set to nothing ("desiredCount=0"): a cut, whatever it was before. */
-const setToNone = /(desired.?count|capacity|tasks?|instances?|concurrency)\s*[=:]\s*0(?![\d.])/i;
+/** A capacity set to nothing ("desiredCount=0", "Setting desired count to 0"): a cut, whatever it was before. */
+const setToNone = /(desired.?count|capacity|tasks?|instances?|concurrency)\s*(?:[=:]|\bto\b)\s*0(?![\d.])/i;
 
 /** What a change cut a capacity to, and from what when it says. */
 export const capacityLoweredBy = (summary: string): { from?: string; to: string } | undefined => loweredBy(summary) ?? (setToNone.test(summary) ? { to: '0' } : undefined);
@@ -100,6 +100,12 @@ export const capacityCutAt = (board: EvidenceBoard, root: string, onset: number)
     const ceilings = [lowered.to, ...numbersChanged(change.summary).filter(({ was, is }) => is < was).map(({ to }) => to)].map((to) => Number(to.replace(/,/g, '')));
     return ceilings.some((ceiling) => scaledUpTo(board, root, ceiling, change.at, onset) || heldAtCeiling(board, root, ceiling, change.at, onset));
   });
+
+/** A capacity cut to nothing at `service` before its trouble: with no task or instance left to run, it fails by itself. */
+export const capacityRemovedAt = (board: EvidenceBoard, service: string, onset: number): Change | undefined => {
+  const cut = capacityCutAt(board, service, onset);
+  return cut && capacityLoweredBy(cut.summary)?.to === '0' ? cut : undefined;
+};
 
 /**
  * A lowered maximum waits for the load to reach it: capacity that later scaled up to exactly the new

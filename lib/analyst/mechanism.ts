@@ -199,8 +199,13 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
       const runOut = series.some((measure) => /expir/i.test(measure.name) && (measure.points.at(-1)?.[1] ?? 1) <= 0);
       return runOut || /expir|lapsed|not ?after/i.test(text) ? `An expired TLS certificate at ${root} makes handshakes fail.` : `TLS handshakes with ${root} fail on its certificate.`;
     }
-    case 'disabled key':
-      return `A KMS key that ${root} needs is disabled, so encrypt and decrypt calls fail.`;
+    case 'disabled key': {
+      const state = /pending deletion/i.test(text) ? 'is pending deletion' : 'is disabled';
+      // A key keeps no log of its own: when all its evidence is what its callers report, the root is the key itself.
+      return signals.every((signal) => signal.kind === 'mentioned' || signal.kind === 'alarm')
+        ? `${root}, the KMS key its callers encrypt and decrypt with, ${state}, so their calls that need it fail.`
+        : `A KMS key that ${root} needs ${state}, so encrypt and decrypt calls fail.`;
+    }
     case 'credentials':
       return rotation.test(`${text} ${changed}`)
         ? `${root} authenticates with a secret that was rotated: the credentials it presents are no longer valid.`
@@ -394,7 +399,8 @@ const capacityCutWords = (board: EvidenceBoard, cause: IncidentCause): string | 
   const none = Number(lowered.to) !== 0 ? '' : /concurren/i.test(setting) ? ': with none left, every invocation is throttled' : ': with none left, nothing does its work';
   const range = lowered.from === undefined ? `to ${lowered.to}` : `from ${lowered.from} to ${lowered.to}`;
   const action = scheduledActionBehind(board, cut);
-  const why = action ? ` The platform made the cut for a scheduled action put at ${iso(action.at)} ("${quoteMessage(action.summary)}"), whose schedule fired then.` : '';
+  const named = action?.name ? ` "${action.name}"` : '';
+  const why = action ? ` The platform made the cut for a scheduled action${named} put at ${iso(action.change.at)} ("${quoteMessage(action.change.summary)}"), whose schedule fired then.` : '';
   return `Capacity was cut: a ${cut.kind} change lowered ${cause.root}'s ${setting} ${range} at ${iso(cut.at)} ("${quoteMessage(cut.summary)}")${none}${none ? '' : ', leaving it too small for its load'}.${why}`;
 };
 

@@ -21,6 +21,9 @@ const rules: readonly [RegExp, MetricMeaning][] = [
   [/request|invocation|count|rps|tps|throughput|iops|incoming|messages|notifications|records|events|published|delivered|sent|received|consumed|traffic|sessions|users/i, 'demand'],
 ];
 
+/** A count of messages or jobs waiting to be worked (a queue's visible messages, a backlog's depth); not those in flight (NotVisible). */
+export const waitingCount = /backlog|(?<!not)visible|depth|pending|queue.?(size|length)/i;
+
 /** Copies of a service running (ECS tasks, Auto Scaling instances in service): more is more work done, none is the work stopped. */
 export const runningCapacity = /running.?task|tasks?.?running|in.?service.?(instances|capacity)|running.?instances/i;
 

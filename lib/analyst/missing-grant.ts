@@ -1,6 +1,7 @@
 import type { Change, EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { latestBreakingChangeBefore } from './explaining-change.ts';
 import { changeText } from './change-text.ts';
+import { LATENT_REACH_MS } from './latent-setting.ts';
 import { dependenciesOf, kindOf } from './service-map.ts';
 import type { Signal } from './signals.ts';
 
@@ -20,6 +21,10 @@ export interface MissingGrant {
   policy: string;
   /** The latest change to the resource's policy, when one was made within a week. */
   policyChange?: Change;
+  /** That policy change, when the caller changed nothing of its own since: the grant worked until it. */
+  undo?: Change;
+  /** How the caller shows it: refusals in words, or only its count of failed deliveries. */
+  seenAs: 'refusals' | 'failed deliveries';
 }
 
 /** The resource policies of the kinds of target a service principal reaches. */
@@ -41,21 +46,30 @@ const refusal = /AccessDenied|Access Denied|\b403(?!\d)|not authori[sz]ed|NO_PER
 /** A policy, as changes name what they set. */
 const policyWords = /polic(y|ies)|PutBucketPolicy|SetQueueAttributes|SetTopicAttributes|AddPermission|RemovePermission/i;
 
-const WEEK_MS = 7 * 24 * 60 * 60_000;
+/** A service's own count of deliveries to its targets that failed (EventBridge's FailedInvocations, SNS's failed notifications). */
+const failedDeliveries = /^(FailedInvocations|InvocationsFailedToBeSentToDlq|NumberOfNotificationsFailed)\b/;
 
 export const missingGrantOf = (board: EvidenceBoard, caller: string, signals: readonly Signal[], onset: number): MissingGrant | undefined => {
   const node = board.services?.find((candidate) => candidate.name === caller);
   const principal = node ? principalOf(node) : undefined;
   if (!principal) return undefined;
   const targets = dependenciesOf(board, caller).filter((target) => policyOfKind[kindOf(board, target) ?? ''] !== undefined);
-  if (targets.length !== 1) return undefined;
-  if (!signals.some((signal) => signal.service === caller && signal.kind !== 'alarm' && refusal.test(signal.text))) return undefined;
-  const resource = targets[0]!;
-  const policyChange = Number.isFinite(onset)
-    ? latestBreakingChangeBefore(board.changes, onset, WEEK_MS, (change) => change.service === resource && policyWords.test(changeText(change)))
-    : undefined;
-  return { caller, resource, principal, policy: policyOfKind[kindOf(board, resource)!]!, ...(policyChange ? { policyChange } : {}) };
+  const policyChangeOf = (target: string) =>
+    Number.isFinite(onset) ? latestBreakingChangeBefore(board.changes, onset, LATENT_REACH_MS, (change) => change.service === target && policyWords.test(changeText(change))) : undefined;
+  const own = signals.filter((signal) => signal.service === caller && signal.kind !== 'alarm');
+  const refused = own.some((signal) => refusal.test(signal.text));
+  // With no refusal in words, the caller's failed deliveries point at the one target whose policy was rewritten before they began.
+  const rewritten = targets.filter((target) => policyChangeOf(target) !== undefined);
+  const failing = own.some((signal) => signal.substantial && failedDeliveries.test(signal.text));
+  const seenAs = refused && targets.length === 1 ? 'refusals' : failing && rewritten.length === 1 ? 'failed deliveries' : undefined;
+  if (!seenAs) return undefined;
+  const resource = seenAs === 'refusals' ? targets[0]! : rewritten[0]!;
+  const policyChange = policyChangeOf(resource);
+  // A caller moved onto the resource after its policy was written (a CDN's new origin) never had the grant to lose.
+  const callerMovedSince = policyChange !== undefined && board.changes.some((change) => change.service === caller && change.at > policyChange.at && change.at <= onset);
+  const undo = policyChange && !callerMovedSince ? policyChange : undefined;
+  return { caller, resource, principal, policy: policyOfKind[kindOf(board, resource)!]!, seenAs, ...(policyChange ? { policyChange } : {}), ...(undo ? { undo } : {}) };
 };
 
-export const missingGrantWords = ({ caller, resource, principal, policy }: MissingGrant): string =>
-  `${resource} refuses ${caller}'s requests (access denied): ${resource}'s ${policy} does not grant ${principal}, the service principal ${caller} acts through, the access it needs. The grant belongs in ${resource}'s ${policy}.`;
+export const missingGrantWords = ({ caller, resource, principal, policy, seenAs }: MissingGrant): string =>
+  `${seenAs === 'refusals' ? `${resource} refuses ${caller}'s requests (access denied)` : `${caller}'s deliveries to ${resource} fail since ${resource}'s ${policy} was rewritten`}: ${resource}'s ${policy} does not grant ${principal}, the service principal ${caller} acts through, the access it needs. The grant belongs in ${resource}'s ${policy}.`;

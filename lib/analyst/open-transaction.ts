@@ -1,5 +1,5 @@
 import { quoteMessage } from '../text/quote.ts';
-import { clientsOfUser } from './database-user.ts';
+import { clientsOfUser, sessionOf } from './database-user.ts';
 import type { EvidenceBoard, LogRecord } from './evidence-board.ts';
 import { callersOf } from './service-map.ts';
 import { iso } from './signals.ts';
@@ -24,8 +24,6 @@ const idleInTransaction = /idle.in.transaction/i;
 const reportedUser = /\b(?:usename|user(?:name)?|role)\s*[=:]\s*"?([A-Za-z][\w.-]*)/i;
 const reportedAge = /\b(?:xact_age|transaction_age|idle_age)(?:_s|_seconds)?\s*[=:]\s*(\d+)/i;
 const ageMeasure = /idle.?in.?transaction.*(max.?time|age)|oldest.?(xact|transaction).?age/i;
-/** A database log line's session prefix: `user@database:[pid]`. */
-const sessionUser = /(?:^|[\s:(])([A-Za-z][\w.-]*)@[\w.-]+:\[\d+\]/;
 
 /** A transaction open this long is held, not merely slow. */
 const HELD_SECONDS = 600;
@@ -70,7 +68,7 @@ const fromMeasure = (board: EvidenceBoard, database: string, clients: readonly s
   const near = (line: LogRecord) => atOpening(dated.openedAt, line.at);
   const found = (holders: readonly string[]) => (holders.length === 1 ? { holder: holders[0]!, openedAt: dated.openedAt, ageSeconds: dated.age } : undefined);
   // The session the database saw connect or run then names its user; failing that, the one client that began work then.
-  const users = new Set(board.logs.filter((line) => line.service === database && near(line)).flatMap((line) => sessionUser.exec(line.message)?.[1] ?? []));
+  const users = new Set(board.logs.filter((line) => line.service === database && near(line)).flatMap((line) => sessionOf.exec(line.message)?.[1] ?? []));
   const byUser = new Set([...users].flatMap((user) => clientsOfUser(board, user, clients)));
   return found([...byUser]) ?? found([...new Set(board.logs.filter((line) => clients.includes(line.service) && near(line)).map((line) => line.service))]);
 };

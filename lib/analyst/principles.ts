@@ -8,7 +8,7 @@
 export const principles = {
   // Verdict: a "no incident" needs positive evidence that every alert is benign.
   'alarm-recovered': 'an alarm back to OK (or the alarm a page relays, OK for a while), with nothing failing at its service now, is explained',
-  'scaling-policy-at-work': 'an alarm that fires as the service’s own scaling policy does its work watches the policy, not a fault: one on how many instances or tasks are in service, fired as the policy scaled it in, with nothing failing there, or the policy’s own scale-out alarm while the service scaled out in answer',
+  'scaling-policy-at-work': 'an alarm that fires as the service’s own scaling policy does its work watches the policy, not a fault: one on how many instances or tasks are in service, fired as the policy scaled it in, with nothing failing there, the policy’s own scale-out alarm while the service scaled out in answer, or an alarm on a backlog fallen low, which says nothing is left waiting',
   'retired-resource': 'what a resource taken out of service shows (silence, missing data) is expected',
   'announced-work': 'work announced beforehand explains its load, and the refusals of it or a replica it leaves behind only inside a window announced for it, or the refusals it says it will give; never failures',
   'documented-routine': 'what the service’s runbook documents as expected at a stated time of day (a nightly drop’s rejected files, a canary’s dead-lettered messages, a monthly run’s backlog) is that routine while inside its window; of failures, only those the runbook names',
@@ -18,7 +18,7 @@ export const principles = {
   'automated-probing': 'client errors answered to scanners and crawlers are not users being refused',
   'one-caller-refused': 'client errors one caller alone gets, while the others are served and nothing that decides who gets in changed, are that caller’s problem',
   'brief-spike-recovered': 'an alert whose measure spiked and came back, with nothing failing now, has recovered',
-  'standing-condition': 'an alarm in ALARM since long before the evidence, or since before the readings of what it watches that then held one level, with nothing new, is a standing condition',
+  'standing-condition': 'an alarm in ALARM since long before the evidence, or since before the readings of what it watches that then held one level, with nothing new, is a standing condition; so is another alarm, at a service the trigger is not about, already firing before any of the evidence with nothing of substance there since',
   'alarm-redefined': 'an alarm redefined shortly before it fired, on a measure no worse than it already was before the change, is the alarm’s news, not the system’s',
   'unexplained-alert-is-incident': 'an alert nothing benign explains is an incident, its cause undetermined and escalated when nothing names one',
 

@@ -7,7 +7,7 @@ import { changeText, withdrawal } from './change-text.ts';
 import type { IncidentCause } from './infer-cause.ts';
 import { capacityCutAt, memoryLoweredBy } from './lowered-setting.ts';
 import type { MissingGrant } from './missing-grant.ts';
-import { scheduledActionBehind } from './scheduled-action.ts';
+import { scheduledActionBehind, type ScheduledAction } from './scheduled-action.ts';
 import type { FailedRotation } from './failed-rotation.ts';
 import type { OversizedPayload } from './oversized-payload.ts';
 import { poisonRecordOf, type PoisonRecord } from './mechanism.ts';
@@ -45,7 +45,7 @@ export interface RemediationInputs {
   /** A change that lowered the root's capacity just before its trouble (a scheduled scale-in, a lowered maximum). */
   capacityCut?: Change;
   /** The scheduled action the platform carried out when it cut that capacity (scheduled-action.ts). */
-  capacitySchedule?: Change;
+  capacitySchedule?: ScheduledAction;
   /** The database whose storage the root's replication slot keeps, when that storage has already run out (writes fail for want of space). */
   filledByHold?: string;
   /** The database the root holds something on (locks, a replication slot's log, an open transaction). */
@@ -238,9 +238,12 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
       step('scale', addressesHeldFrom, `Let ${addressesHeldFrom} start the tasks it could not place, once addresses are free.`),
     ]);
   }
-  // The grant goes where the policy lives; the caller has no credential of its own to fix.
+  // The grant goes where the policy lives; the caller has no credential of its own to fix. A policy a change rewrote
+  // since the grant last worked gets that change undone first.
   if (missingGrant) {
+    const rewrite = missingGrant.undo;
     return plan('grant-missing-at-resource', [
+      ...(rewrite ? [step('revert-config', root, `Revert the change that rewrote ${root}'s ${missingGrant.policy} ("${quoteMessage(rewrite.summary)}").`)] : []),
       step('apply-fix', root, `Add a statement to ${root}'s ${missingGrant.policy} that allows ${missingGrant.principal} (for ${missingGrant.caller}, limited to it by its source ARN) the access ${missingGrant.caller} needs.`),
     ]);
   }
@@ -274,7 +277,7 @@ const planFor = ({ category, root, mechanism, change, callerOfRoot, thirdParty, 
     return plan('capacity-cut', [
       step('scale', root, `Restore ${root}'s capacity now (it was cut by "${quoteMessage(capacityCut.summary)}").`),
       capacitySchedule
-        ? step('revert-config', root, `Remove or correct the scheduled action that cut it ("${quoteMessage(capacitySchedule.summary)}"), or it cuts the capacity again when its schedule next fires.`)
+        ? step('revert-config', root, `Remove or correct the scheduled action${capacitySchedule.name ? ` "${capacitySchedule.name}"` : ''} that cut it ("${quoteMessage(capacitySchedule.change.summary)}"), or it cuts the capacity again when its schedule next fires.`)
         : step('revert-config', root, `Revert or correct the ${capacityCut.kind} setting that cut it ("${quoteMessage(capacityCut.summary)}").`),
     ]);
   }

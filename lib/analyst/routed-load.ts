@@ -52,9 +52,9 @@ export const routedLoadOf = (board: EvidenceBoard, router: string, change: Chang
     signals
       .filter((signal) => signal.service === service && signal.kind === 'demand' && signal.substantial && signal.at >= change.at - SAME_TIME_MS && signal.at - change.at <= CHANGE_WINDOW_MS)
       .sort((a, b) => a.at - b.at)[0];
-  const service = [router, ...dependenciesOf(board, router)].find((candidate) => surgeAt(candidate) !== undefined);
-  const surge = service === undefined ? undefined : surgeAt(service);
-  if (!service || !surge) return undefined;
+  const landed = [router, ...dependenciesOf(board, router)].map((service) => ({ service, surge: surgeAt(service) })).find(({ surge }) => surge !== undefined);
+  if (!landed?.surge) return undefined;
+  const { service, surge } = landed;
   const counted = board.series.find((series) => series.service === service && capacityMeasure.test(series.name) && series.points.length > 0);
   const level = counted ? Math.max(...counted.points.filter(([timestamp]) => Date.parse(timestamp) >= change.at).map(([, value]) => value)) : undefined;
   return { service, router, change, surge, ...(counted && level !== undefined && Number.isFinite(level) ? { capacity: { name: counted.name, level } } : {}) };

@@ -1,6 +1,6 @@
 import type { Alert } from './alerts.ts';
 import type { EvidenceBoard } from './evidence-board.ts';
-import { runningCapacity } from './metric-semantics.ts';
+import { runningCapacity, waitingCount } from './metric-semantics.ts';
 import { timedPoints } from './readings.ts';
 import { iso } from './signals.ts';
 
@@ -57,4 +57,18 @@ export const scalingPolicyAtWork = (board: EvidenceBoard, alert: Alert): string 
   if (!scaleOutAlarm.test(alert.name) || !alert.service || alert.since === undefined) return undefined;
   const answered = scaledOutAfter(board, alert.service, alert.since);
   return answered && `it is ${alert.service}'s target-tracking policy's scale-out alarm, and the policy answered: ${answered}`;
+};
+
+/** CloudWatch's account of a breach below the threshold ("… were less than or equal to the threshold (10.0)"). */
+const breachedBelow = /less than (or equal to )?the threshold/i;
+
+/**
+ * An alarm that fires when a waiting count falls low (the step policy's "backlog low" alarm that
+ * scales a worker fleet in) reports that nothing waits: the work is done, which is no fault of its
+ * own. Work that stopped arriving shows at whoever sends it, not in this alarm.
+ */
+export const nothingWaiting = (board: EvidenceBoard, alert: Alert): string | undefined => {
+  const alarm = board.alarms.find((candidate) => `alarm ${candidate.name}` === alert.name);
+  if (!alarm || !waitingCount.test(alarm.name) || !breachedBelow.test(alarm.reason ?? '')) return undefined;
+  return `it fires when what waits at ${alarm.service} falls below its threshold ("${alarm.reason}"): nothing is left waiting, the work is done`;
 };

@@ -13,13 +13,16 @@ const cronExpression = /^cron\((\S+) (\S+) (\S+) (\S+) (\S+)(?: (\S+))?\)$/;
 const rateExpression = /^rate\((\d+) (minutes?|hours?|days?)\)$/;
 
 /**
- * The request parameters a change's CloudTrail event carries, or none: the change may be that event,
- * or carry it (or the events it made) beside its own account.
+ * The request parameters of the CloudTrail events a change carries: the change may be that event, or
+ * carry it (or the events it made, as `cloudTrail` or `events`) beside its own account.
  */
-export const requestOf = (change: Change): Record<string, unknown> => {
-  const events = [change.details, ...[change.details?.['cloudTrail']].flat()].filter(isRecord);
-  return events.map((event) => event['requestParameters']).find(isRecord) ?? {};
+export const requestsOf = (change: Change): Record<string, unknown>[] => {
+  const events = [change.details, ...[change.details?.['cloudTrail']].flat(), ...[change.details?.['events']].flat()].filter(isRecord);
+  return events.map((event) => event['requestParameters']).filter(isRecord);
 };
+
+/** The request parameters of a change's first CloudTrail event, or none. */
+const requestOf = (change: Change): Record<string, unknown> => requestsOf(change)[0] ?? {};
 
 const isNumber = (field: string) => /^\d+$/.test(field);
 const everyDay = (dayOfMonth: string, dayOfWeek: string) => /^[*?]$/.test(dayOfMonth) && /^[*?]$/.test(dayOfWeek);

@@ -1,5 +1,5 @@
 import type { Change, EvidenceBoard } from './evidence-board.ts';
-import { requestOf } from './schedule-expression.ts';
+import { requestsOf } from './schedule-expression.ts';
 
 /**
  * A capacity the platform cut on its own (Application Auto Scaling setting a desired count) carries
@@ -29,8 +29,7 @@ const minutesOfDayIn = (at: number, zone: string): number | undefined => {
 };
 
 /** Whether a scheduled action's daily cron fires at `at`, on its own clock. */
-const firesAt = (action: Change, at: number): boolean => {
-  const request = requestOf(action);
+const firesAt = (request: Record<string, unknown>, at: number): boolean => {
   const schedule = request['schedule'] ?? request['Schedule'];
   const cron = typeof schedule === 'string' ? cronExpression.exec(schedule) : null;
   if (!cron) return false;
@@ -50,10 +49,21 @@ const firesAt = (action: Change, at: number): boolean => {
 const madeByPlatform = (change: Change): boolean =>
   [change.actor, change.details?.['sourceIPAddress'], change.details?.['userAgent'], change.details?.['invokedBy']].some((who) => typeof who === 'string' && platformScaler.test(who));
 
+/** A scheduled action someone put, and its name when the request gives one. */
+export interface ScheduledAction {
+  change: Change;
+  name?: string;
+}
+
 /** The scheduled action behind a capacity change the platform made, if one put on the same service fired then. */
-export const scheduledActionBehind = (board: EvidenceBoard, cut: Change): Change | undefined => {
+export const scheduledActionBehind = (board: EvidenceBoard, cut: Change): ScheduledAction | undefined => {
   if (!madeByPlatform(cut)) return undefined;
   return board.changes
-    .filter((change) => change.service === cut.service && change.at < cut.at && cut.at - change.at <= REACH_MS && firesAt(change, cut.at))
-    .sort((a, b) => b.at - a.at)[0];
+    .filter((change) => change.service === cut.service && change.at < cut.at && cut.at - change.at <= REACH_MS)
+    .sort((a, b) => b.at - a.at)
+    .flatMap((change) => {
+      const fired = requestsOf(change).find((request) => firesAt(request, cut.at));
+      const name = fired?.['scheduledActionName'] ?? fired?.['ScheduledActionName'];
+      return fired ? [{ change, ...(typeof name === 'string' ? { name } : {}) }] : [];
+    })[0];
 };

@@ -28,16 +28,27 @@ const hostsInText = (text: string): string[] => [
 
 const hostsInTags = (node: ServiceNode): string[] => Object.values(node.tags ?? {}).flatMap(hostsInText);
 
+/** The host names each of our services answers on, one service's alone: what its tags give and no other service's tags give too. */
+export type ServiceHosts = ReadonlyMap<string, readonly string[]>;
+
 /**
- * Whether `text` names `service`, one of ours, by a host its tags give. Its callers' tags may give the same host
- * as the upstream they call; a host that other services' tags give as well (blue and green stacks
- * behind one weighted name) names none of them.
+ * Its callers' tags may give a service's host as the upstream they call; a host that other
+ * services' tags give as well (blue and green stacks behind one weighted name) names none of them.
+ * A third party's endpoint names where calls went, not why they failed: the way there (a NAT, a
+ * firewall) may be why, so third parties have none.
  */
-export const namesServiceHost = (services: readonly ServiceNode[], text: string, service: string): boolean => {
-  const node = services.find((candidate) => candidate.name === service);
-  // A third party's endpoint names where calls went, not why they failed: the way there (a NAT, a firewall) may be why.
-  if (!node || node.kind === 'external') return false;
-  const others = services.filter((other) => other.name !== service && !other.dependsOn.includes(service));
-  const own = hostsInTags(node).filter((host) => !others.some((other) => hostsInTags(other).includes(host)));
-  return own.some((host) => new RegExp(`${calledAt}${escapeRegExp(host)}(?![A-Za-z0-9-]|\\.[A-Za-z0-9])`, 'i').test(text));
+export const serviceHostsOf = (services: readonly ServiceNode[]): ServiceHosts => {
+  const tagged = new Map(services.map((node) => [node.name, hostsInTags(node)]));
+  return new Map(
+    services
+      .filter((node) => node.kind !== 'external')
+      .map((node) => {
+        const others = services.filter((other) => other.name !== node.name && !other.dependsOn.includes(node.name));
+        return [node.name, tagged.get(node.name)!.filter((host) => !others.some((other) => tagged.get(other.name)!.includes(host)))];
+      }),
+  );
 };
+
+/** Whether `text` calls `service` by one of its own hosts. */
+export const namesServiceHost = (hosts: ServiceHosts, text: string, service: string): boolean =>
+  (hosts.get(service) ?? []).some((host) => new RegExp(`${calledAt}${escapeRegExp(host)}(?![A-Za-z0-9-]|\\.[A-Za-z0-9])`, 'i').test(text));

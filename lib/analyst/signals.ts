@@ -7,8 +7,8 @@ import { escapeRegExp } from '../masking/regex-text.ts';
 import { mineTemplates, severityOf, templateOf } from '../analysis/log-templates.ts';
 import type { EvidenceBoard, ServiceNode } from './evidence-board.ts';
 import { causesIn } from './cause-signals.ts';
-import { namesServiceHost } from './service-hosts.ts';
-import { isBadShift, isEventCount, meaningOf, measureClassesOf, runningCapacity } from './metric-semantics.ts';
+import { namesServiceHost, serviceHostsOf, type ServiceHosts } from './service-hosts.ts';
+import { isBadShift, isEventCount, meaningOf, measureClassesOf, runningCapacity, waitingCount } from './metric-semantics.ts';
 import { quoteMessage } from '../text/quote.ts';
 import { movedBetweenItsOwnSeries, retiredAfterItsRequestsLeft } from './moved-requests.ts';
 import { underItsOwnAlarm, withinUsualErrors } from './usual-errors.ts';
@@ -529,6 +529,29 @@ const stopOf = (points: readonly { t: number; v: number }[], evidenceEnd: number
 /** A count of work that succeeded: throughput, though its fall is also bad. */
 const successCount = /success(ful)?.?(count|events|requests|invocations)|(count|requests|events).?success|2xx/i;
 
+/** A count of what consumers took off a queue or stream: what stops when nothing is left, unlike what arrives. */
+const takenOff = /received|deleted|consumed|processed/i;
+/** A backlog held this small beside its own peak is empty but for what keeps arriving. */
+const EMPTY_SHARE = 0.01;
+
+/**
+ * Work done stops when nothing is left to do: a backlog worked off to empty leaves only the trickle
+ * that keeps arriving. A service whose every waiting count stayed near nothing since, beside the peak
+ * it was worked down from, did not stop its work.
+ */
+const workedOff = (board: EvidenceBoard, service: string, since: number): boolean => {
+  const waiting = board.series.filter((series) => series.service === service && waitingCount.test(series.name));
+  return (
+    waiting.length > 0 &&
+    waiting.every((series) => {
+      const points = timedPoints(series.points);
+      const peak = Math.max(...points.map((point) => point.v));
+      const after = points.filter((point) => point.t >= since);
+      return after.length > 0 && peak > 0 && Math.max(...after.map((point) => point.v)) <= EMPTY_SHARE * peak;
+    })
+  );
+};
+
 /**
  * Work that stops is harm even when nothing errors: a throughput (invocations, messages received,
  * requests) that ran steadily drops to zero or stops publishing. It matters when the work it serves
@@ -567,6 +590,7 @@ const stoppedWork = (board: EvidenceBoard): Signal[] => {
     // A neighbour that publishes no throughput of its own (an event bus, a topic read through its rules) is seen through its
     // own neighbours: the producers writing to the bus show whether the work still arrives.
     const near = new Set([...neighboursOf(board, series.service)].flatMap((name) => (name === series.service || measured.has(name) ? [name] : [...neighboursOf(board, name)])));
+    if (takenOff.test(series.name) && workedOff(board, series.service, stoppedAt)) return [];
     const goingOn = demand.find((other) => {
       if (other === series || stops.get(other) !== undefined || !near.has(other.service)) return false;
       const { earlier, later } = around(other);
@@ -623,6 +647,12 @@ const ofKind =
 
 /** An in-memory cache (ElastiCache, MemoryDB) is modelled as `other`: its ARN or its engine says what it is. */
 export const isCache = (node: ServiceNode): boolean => /:(elasticache|memorydb):/.test(node.arn ?? '') || /redis|valkey|memcache/i.test(Object.values(node.tags ?? {}).join(' '));
+
+/** A KMS key, whatever kind the map gives it: its ARN or its tags say what it is. */
+const isKey = (node: ServiceNode): boolean => node.kind === 'kms' || /:kms:/.test(node.arn ?? '') || /\bkms\b|key management/i.test(Object.values(node.tags ?? {}).join(' '));
+
+/** KMS's own words in an error: its exceptions, or a key's ARN. */
+const keyRefusal = /\bKMS\b|DisabledException|KMSInvalidStateException|:key\/[0-9a-f-]{8,}/;
 
 /** Words in an error that say which kind of datastore it is about. */
 const datastoreWords: readonly [RegExp, (node: ServiceNode) => boolean][] = [
@@ -685,20 +715,24 @@ const saidToWork = /(?<![a-z])(?:ok|succeeded|success|healthy)=\S+/gi;
  * name, the only datastore of the kind the error is about, or the only third party on the path
  * when the error is about an outbound call.
  */
-const blamedDependencies = (services: readonly ServiceNode[], caller: string, text: string): string[] => {
+const blamedDependencies = (services: readonly ServiceNode[], hosts: ServiceHosts, caller: string, text: string): string[] => {
   if (ownIdentityRejected.test(text) || causesIn(text).some((hit) => hit.label === 'pinning')) return [];
   const callees = services.length > 0 ? calleesOf(services, caller) : new Set<string>();
+  const nodeOf = (name: string): ServiceNode => services.find((node) => node.name === name) ?? { name, dependsOn: [], calledBy: [] };
+  const only = (candidates: string[]) => (candidates.length === 1 ? candidates : []);
   const blamed = text.replace(saidToWork, ' ');
   const names = (candidates: Iterable<string>) =>
-    [...candidates].filter((name) => name !== caller && (namesService(blamed, name) || namesBrand(services, blamed, name) || namesServiceHost(services, blamed, name)));
+    [...candidates].filter((name) => name !== caller && (namesService(blamed, name) || namesBrand(services, blamed, name) || namesServiceHost(hosts, blamed, name)));
   const named = names(callees);
+  // An object or secret that cannot be decrypted names its bucket or store, but the key refused, wherever it sits on the
+  // path: the complaint is against both, so the search reaches the key through the store that encrypts with it.
+  const keys = keyRefusal.test(text) ? only([...callees].filter((callee) => isKey(nodeOf(callee)))) : [];
+  if (keys.length > 0) return [...new Set([...keys, ...named])];
   if (named.length > 0) return named;
   // Work that reaches a service through a queue, topic or bucket names where it came from.
   const namedSources = names(coClientsOf(services, caller));
   if (namedSources.length > 0) return namedSources;
   const direct = services.find((node) => node.name === caller)?.dependsOn ?? [];
-  const nodeOf = (name: string): ServiceNode => services.find((node) => node.name === name) ?? { name, dependsOn: [], calledBy: [] };
-  const only = (candidates: string[]) => (candidates.length === 1 ? candidates : []);
   // What became of a message ("returned to queue", requeued) says nothing against the queue.
   const aboutStores = text.replace(messageFate, '');
   for (const [pattern, isStore] of datastoreWords) {
@@ -711,8 +745,9 @@ const blamedDependencies = (services: readonly ServiceNode[], caller: string, te
 /** A service's errors that point at one of its dependencies are evidence against that dependency. */
 const mentionSignals = (board: EvidenceBoard, errors: readonly Signal[]): Signal[] => {
   const services = board.services ?? [];
+  const hosts = serviceHostsOf(services);
   return errors.flatMap((signal) =>
-    blamedDependencies(services, signal.service, signal.text).map((callee) => ({
+    blamedDependencies(services, hosts, signal.service, signal.text).map((callee) => ({
       ...signal,
       service: callee,
       kind: 'mentioned' as const,

@@ -38,10 +38,17 @@ export const VISIBILITY_PER_TIMEOUT = 6;
 /** A visibility timeout as a change writes it: `VisibilityTimeout=30`, `visibility timeout 180 -> 30`, `"visibility_timeout_seconds":"180 -> 30"`; the new value last. */
 const visibilitySetting = /visibility.?timeout(?:.?seconds)?\W{0,4}(?:(\d+)\s*(?:->|→|=>|\bto\b)\s*)?(\d+)/i;
 
-/** The visibility timeout a queue runs with (the latest its changes state, else SQS's default), and the change that set it. */
+/** The visibility timeout a queue's tags give (`visibilityTimeout: "720"`), when they give one. */
+const taggedVisibility = (board: EvidenceBoard, queue: string): number | undefined => {
+  const tags = board.services?.find((node) => node.name === queue)?.tags ?? {};
+  const stated = Object.entries(tags).map(([key, value]) => visibilitySetting.exec(`${key} ${value}`)).find((match) => match !== null);
+  return stated ? Number(stated[2]) : undefined;
+};
+
+/** The visibility timeout a queue runs with (the latest its changes state, else what its tags give, else SQS's default), and the change that set it. */
 const visibilityOf = (board: EvidenceBoard, queue: string): { seconds: number; setBy?: SettingWritten } => {
   const setBy = latestSettingWritten(board.changes.filter((change) => change.service === queue), visibilitySetting);
-  return setBy ? { seconds: setBy.value, setBy } : { seconds: DEFAULT_VISIBILITY_S };
+  return setBy ? { seconds: setBy.value, setBy } : { seconds: taggedVisibility(board, queue) ?? DEFAULT_VISIBILITY_S };
 };
 
 /** A function's own timeout as a change writes it: `Timeout 30 -> 300 s`, `Timeout=300`, or `{ Timeout: { new: 300 } }` in its request. */

@@ -1,5 +1,6 @@
 import type { EvidenceBoard } from './evidence-board.ts';
 import { namesOwnFault } from './load-source.ts';
+import { capacityRemovedAt } from './lowered-setting.ts';
 import { labelsAt } from './mechanism.ts';
 import type { Principle } from './principles.ts';
 import { callersOf, computeKinds, dependenciesOf, kindOf } from './service-map.ts';
@@ -50,8 +51,11 @@ export const handlerBehind = (board: EvidenceBoard, resource: string, current: r
   );
   const ownFault = (service: string) =>
     current.filter((signal) => signal.service === service && signal.substantial && signal.kind !== 'mentioned' && signal.kind !== 'trace' && signal.kind !== 'alarm');
+  // A neighbour left with no capacity to run (its tasks set to none) fails from that moment, whether or not it measures it.
+  const carrierOnset = Math.min(...own.map((signal) => signal.at));
+  const removedAt = (service: string) => (Number.isFinite(carrierOnset) ? (capacityRemovedAt(board, service, carrierOnset)?.at ?? Infinity) : Infinity);
   const faulty = neighbours
-    .map((name) => ({ name, onset: Math.min(...ownFault(name).map((signal) => signal.at)) }))
+    .map((name) => ({ name, onset: Math.min(...ownFault(name).map((signal) => signal.at), removedAt(name)) }))
     .filter(({ onset }) => Number.isFinite(onset))
     .sort((a, b) => a.onset - b.onset || a.name.localeCompare(b.name));
   // Of those that fail first, together, the one that takes the work off the carrier handles it: its producer only puts work on.

@@ -21,6 +21,8 @@ describe('what must be explained before "no incident"', () => {
     expect(reportsSymptom('Why was reporting-db CPU so high around 02:00 UTC last night?')).toBe(true);
     expect(reportsSymptom('The report says March 3 revenue was €812k. March 4 is about €19k below the bank statement.')).toBe(true);
     expect(reportsSymptom('Both used to agree. Could you find out why the weekly counts are off?')).toBe(true);
+    expect(reportsSymptom('Why is free storage on catalog-db dropping since Tuesday?')).toBe(true);
+    expect(reportsSymptom('The disk on the build host keeps filling up. What is writing to it?')).toBe(true);
   });
 
   it('a question that only asks whether something is fine reports nothing', () => {
@@ -29,6 +31,7 @@ describe('what must be explained before "no incident"', () => {
     expect(reportsSymptom('Is anything broken on checkout right now?')).toBe(false);
     expect(reportsSymptom('Is CPU too high on the reporting database?')).toBe(false);
     expect(reportsSymptom('Latency stayed below 200 ms all day. Can you check whether the nightly job ran?')).toBe(false);
+    expect(reportsSymptom('Is free storage on catalog-db dropping?')).toBe(false);
   });
 
   it('the alarm that fired, an open page and a reported symptom are alerts; a sweep is not', () => {

@@ -44,3 +44,41 @@ describe('a resource that refuses the AWS service acting for its caller', () => 
     expect(cdn({ refused: false }).rootCause.summary).not.toContain('does not grant');
   });
 });
+
+/** An event bus delivering to a queue and a function; from minute 60 a share of its deliveries fail, and nothing says why in words. */
+const bus = ({ rewritten = ['label-queue'], failing = true }: { rewritten?: string[]; failing?: boolean } = {}) =>
+  diagnose(
+    boardFrom({
+      brief: 'CloudWatch alarm "labels-created-low" is in ALARM',
+      services: [
+        { name: 'orders', kind: 'ecs', dependsOn: ['commerce-bus'] },
+        { name: 'commerce-bus', kind: 'other', dependsOn: ['label-queue', 'points'], tags: { type: 'EventBridge event bus' } },
+        { name: 'label-queue', kind: 'sqs' },
+        { name: 'points', kind: 'lambda' },
+        { name: 'label-worker', kind: 'ecs', dependsOn: ['label-queue'] },
+      ],
+      alarms: [{ name: 'labels-created-low', service: 'label-worker', state: 'ALARM', since: at(START, 75) }],
+      changes: rewritten.map((target, index) => ({ service: target, timestamp: at(START, 58 + index), kind: 'iam', summary: `terraform apply: + aws_sqs_queue_policy.${target} (SetQueueAttributes Policy)` })),
+      metrics: [
+        { service: 'commerce-bus', name: 'Invocations', points: series(START, 120, (minute) => 12 + (minute % 3)) },
+        { service: 'commerce-bus', name: 'FailedInvocations', points: series(START, 120, step(60, 0, failing ? 10 : 0)) },
+        { service: 'label-worker', name: 'LabelsCreated', points: series(START, 120, step(62, 12, 0)) },
+      ],
+      logs: sorted([...lines('orders', 0, 5, 24, 'INFO', (index) => `PutEvents ok detailType=OrderPaid orderId=${index}`)]),
+    }),
+  ).draft;
+
+describe('a rule whose deliveries fail with no refusal in words', () => {
+  it('points at the one target whose resource policy was rewritten before they began', () => {
+    const draft = bus();
+    expect(draft.rootCause.service).toBe('label-queue');
+    expect(draft.rootCause.summary).toContain("commerce-bus's deliveries to label-queue fail since label-queue's queue policy was rewritten");
+    // The rewrite came after the bus had been delivering: it is undone first, where the CDN's new origin only gets the grant added.
+    expect(draft.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['revert-config label-queue', 'apply-fix label-queue']);
+  });
+
+  it('points at neither when both targets were rewritten, nor when no delivery failed', () => {
+    expect(bus({ rewritten: ['label-queue', 'points'] }).rootCause.summary).not.toContain('does not grant');
+    expect(bus({ failing: false }).rootCause.summary).not.toContain('does not grant');
+  });
+});

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { collectSignals } from '../../lib/analyst/signals.ts';
-import { namesServiceHost } from '../../lib/analyst/service-hosts.ts';
+import { namesServiceHost as namesHost, serviceHostsOf } from '../../lib/analyst/service-hosts.ts';
 import { diagnose } from '../../lib/analyst/diagnose.ts';
 import { at, boardFrom, linesFrom, sorted } from './board-builder.ts';
+
+const namesServiceHost = (nodes: Parameters<typeof serviceHostsOf>[0], text: string, service: string) => namesHost(serviceHostsOf(nodes), text, service);
 
 const START = '2026-03-02T10:00:00.000Z';
 const lines = linesFrom(START);

@@ -72,6 +72,19 @@ describe('a consumer that works on a message longer than its queue hides it', ()
     expect(stillShort.remediation.map(({ action, target }) => `${action} ${target}`)).toEqual(['apply-fix dispatch-queue']);
   });
 
+  it('hides messages as long as its tags say when no change states its visibility timeout', () => {
+    const tagged = (visibilityTimeout: string) => {
+      const created = board();
+      return {
+        ...created,
+        changes: created.changes.filter((change) => !/created/.test(change.summary)),
+        services: created.services!.map((node) => (node.name === 'dispatch-queue' ? { ...node, tags: { visibilityTimeout } } : node)),
+      };
+    };
+    expect(diagnose(tagged('1800')).root).not.toBe('dispatch-queue');
+    expect(diagnose(tagged('30')).root).toBe('dispatch-queue');
+  });
+
   it('is not the queue’s fault when nothing is handled twice, or the queue hides messages longer than the processing takes', () => {
     for (const shape of [{ redelivered: false }, { visibility: 1800 }]) {
       expect(diagnose(board(shape)).root, JSON.stringify(shape)).not.toBe('dispatch-queue');
