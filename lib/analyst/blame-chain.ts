@@ -67,13 +67,13 @@ export const blameChainTraced = (
     const faultOnTheWay = callees.some((callee) => failingOf(callee) > 0 && showsOwnFault(current, callee));
     const faultOnTheWayBehind = dependenciesOf(board, node).some((callee) => (links.includes(callee) || visited.includes(callee)) && failingOf(callee) > 0 && showsOwnFault(current, callee));
     const namesOwn = (callee: string) => namesOwnFault(board, current.filter((signal) => signal.service === callee), callee, onsetOf(node));
-    // A service failing on a defect of its own code (a TypeError, a null dereference), killed for the memory it uses,
+    // A service failing on a defect of its own code (a TypeError, a null dereference), killed for the memory or local storage it uses,
     // whose tasks find no host to run on, left with none to run, or a proxy whose connections its clients' sessions pin, fails by itself, whatever it says about its callees.
     const defects = current.filter(
       (signal) =>
         signal.service === node &&
         ((signal.kind === 'errors' && signal.substantial && causesIn(signal.text).some((hit) => hit.label === 'code defect')) ||
-          (signal.kind !== 'mentioned' && (ownMemoryKill.test(signal.text) || causesIn(signal.text).some((hit) => hit.label === 'placement' || hit.label === 'pinning')))),
+          (signal.kind !== 'mentioned' && (ownMemoryKill.test(signal.text) || ownEviction.test(signal.text) || causesIn(signal.text).some((hit) => hit.label === 'placement' || hit.label === 'pinning')))),
     );
     const removed = capacityRemovedAt(board, node, onsetOf(node));
     const ownDefect = defects.length > 0 || removed !== undefined;
@@ -87,9 +87,10 @@ export const blameChainTraced = (
           const ownSide = (signal: Signal) => without !== 'own-side-complaint' && (ownPoolWait.test(signal.text) || ownCredentialRefused.test(signal.text) || (pinned && answeredInTime(board, current, callee)));
           // Once the caller says the trouble is on its side, its lesser warnings about the callee (a fallback taken) are that trouble's echo.
           // Lesser complaints about a callee that were there well before the caller's own defect began did not make it fail; those
-          // that began after it are its echo (a service restarted after each kill finds its cache empty and waits on the callee).
+          // that began with it or after are its echo (a process stopping as it is killed, a service restarted after each kill finds
+          // its cache empty and waits on the callee).
           const asideOwnDefect = (signal: Signal) =>
-            without !== 'own-defect-first' && ownDefect && !signal.substantial && (signal.at < onsetOf(node) - SAME_TIME_MS || signal.at > ownDefectAt + SAME_TIME_MS);
+            without !== 'own-defect-first' && ownDefect && !signal.substantial && (signal.at < ownDefectAt - SAME_TIME_MS || signal.at > ownDefectAt);
           const complaints = about.filter((signal) => !ownSide(signal) && !asideOwnDefect(signal) && (signal.substantial || (!about.some(ownSide) && !pinned)));
           const onTheWay = without !== 'fault-on-the-way' && faultOnTheWay;
           const unreached = (signal: Signal) => notGotThrough(signal) && !showsOwnFault(current, callee);
@@ -117,6 +118,9 @@ export const blameChainTraced = (
 
 /** The service's own process or container killed for the memory it used: exit code 137, OOMKilled, a heap that ran out. */
 const ownMemoryKill = /exit ?code[=: ]?137|OOMKilled|container killed due to memory|JavaScript heap out of memory|java\.lang\.OutOfMemoryError/i;
+
+/** The service's own pods evicted by the kubelet for the local storage or memory they used. */
+const ownEviction = /\bevicted\b.{0,80}\b(ephemeral|local storage|memory)|\bephemeral.?storage\b.{0,80}\bevict/i;
 
 /** Waiting for a connection from one's own pool: the lease, not the call, timed out. */
 const ownPoolWait = /connection request to pool|(lease|leasing|acquire|acquiring|checkout|obtain)\w*.{0,40}(connection|from (the )?pool)|pool (lease|exhausted|timeout)|pool lease/i;

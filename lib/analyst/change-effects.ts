@@ -18,6 +18,14 @@ import { changeText } from './change-text.ts';
  * handled twice or not at all, replacements of tasks failing health checks, and refusals an
  * error names only by its HTTP status.
  */
+/**
+ * What a server logs or keeps is written to its own storage: more of it (every statement logged, a
+ * longer retention, a verbose log level, a new log file) fills the volume. Logging only schema
+ * changes or lock waits writes little.
+ */
+const writesMoreToDisk =
+  /general.?log|slow.?(query.?)?log|long.?query.?time|log.?output|log.?min.?duration|log.?statement\W{1,6}(all|mod)\b|binlog|log.?retention|retention.?(hours|period|days|ms|bytes)|log.?level\b.{0,30}\b(debug|trace|verbose)\b|\b(to|at) debug\b|(rolling.?)?file.?(appender|handler)|log(s|ging)? to (a )?(local )?files?\b/i;
+
 /** What policies that grant or deny nothing govern: a CDN's response headers, cache and origin requests; object lifecycles and retention; retries, redrive and delivery; scaling. */
 const otherPolicies = 'headers?|cache|origin.?request|lifecycle|retention|retry|redrive|delivery|scaling|backup|placement|termination|update';
 
@@ -42,11 +50,9 @@ const settingEffects: readonly { label: string; pattern: RegExp }[] = [
   { label: 'wrong endpoint', pattern: /\bdns\b|resource.?record|record.?set|hosted.?zone|\bcname\b|endpoint|\bhost(name)?\b/i },
   // Work that rewrites or restructures a table holds an exclusive lock on it for as long as it runs.
   { label: 'locks', pattern: /vacuum\W{0,3}(\(\s*)?full|ALTER\s+TABLE|\bREINDEX\b(?!\s+(INDEX\s+|TABLE\s+)?CONCURRENTLY)|\bCLUSTER\s+\w|LOCK\s+TABLE|schema.?migration/i },
-  // What a server logs or keeps is written to its own storage: more of it (every statement logged, a longer retention, a
-  // verbose log level) fills the volume. Logging only schema changes or lock waits writes little.
   {
     label: 'disk',
-    pattern: /general.?log|slow.?(query.?)?log|long.?query.?time|log.?output|log.?min.?duration|log.?statement\W{1,6}(all|mod)\b|binlog|log.?retention|retention.?(hours|period|days|ms|bytes)|log.?level\b.{0,30}\b(debug|trace|verbose)\b/i,
+    pattern: writesMoreToDisk,
   },
   // Images a registry expires or deletes (a lifecycle policy, BatchDeleteImage) are gone for the tasks that still name them.
   { label: 'missing image', pattern: /BatchDeleteImage|\becr\b.{0,80}lifecycle|lifecycle.{0,80}(\becr\b|repositor|image)|images? .{0,40}(expired|deleted|untagged|purged)|(expire|delete|untag|purge)[sd]? .{0,40}images?\b/i },
@@ -63,8 +69,10 @@ export const settingWithEffect = (change: Change, label: string): string | undef
 const configuringKinds = new Set(['config', 'feature-flag', 'iam', 'network', 'certificate', 'scaling', 'other']);
 
 export const failureKindsOfChange = (change: Change): Set<string> => {
-  // A release can carry a setting too: one that lowered a memory limit leaves the process that much less room.
-  if (!(configuringKinds.has(change.kind) || categoryOfChange(change) === 'config') || onlyLabelsOrWatches(change)) return memoryLoweredBy(change) ? new Set(['memory']) : new Set();
+  // A release can carry a setting too: one that lowered a memory limit leaves the process that much less room, and one that
+  // logs more (a new log file, a verbose level) writes more to its own disk.
+  if (!(configuringKinds.has(change.kind) || categoryOfChange(change) === 'config') || onlyLabelsOrWatches(change))
+    return new Set([...(memoryLoweredBy(change) ? ['memory'] : []), ...(change.kind === 'deploy' && writesMoreToDisk.test(changeText(change)) ? ['disk'] : [])]);
   // Scaling that only added room (a policy adding write capacity, tasks scaled out) breaks nothing.
   if (scalingAddedRoom(change)) return new Set();
   const text = changeText(change);

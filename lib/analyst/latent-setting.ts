@@ -18,17 +18,26 @@ export const LATENT_REACH_MS = 7 * 24 * 60 * 60_000;
  * many settings could produce), and only the latest such change within a week; a
  * change that only raised a capacity gave headroom and runs nothing short.
  */
-export const latentSettingAt = (board: EvidenceBoard, resource: string, current: readonly Signal[], failingSince: number): Change | undefined =>
-  latentSettingFor(board, resource, new Set(labelsAt(current.filter((signal) => signal.service === resource))), failingSince);
+export const latentSettingAt = (board: EvidenceBoard, resource: string, current: readonly Signal[], failingSince: number): Change | undefined => {
+  const own = current.filter((signal) => signal.service === resource);
+  return latentSettingFor(board, resource, new Set(labelsAt(own)), failingSince, new Set(labelsAt(own.filter((signal) => signal.kind === 'metric'))));
+};
 
-/** The latest setting changed at `service` within a week before `failingSince` that can produce the failures `kinds` name. */
-export const latentSettingFor = (board: EvidenceBoard, service: string, kinds: ReadonlySet<string>, failingSince: number): Change | undefined => {
-  const waiting = new Set([...kinds].filter((kind) => !ACTS_AT_ONCE.has(kind)));
+/**
+ * The latest setting changed at `service` within a week before `failingSince` that can produce the failures `kinds` name.
+ * `measured` are the kinds a measure of the service shows: those a setting makes happen at once show from its time on.
+ */
+export const latentSettingFor = (board: EvidenceBoard, service: string, kinds: ReadonlySet<string>, failingSince: number, measured: ReadonlySet<string> = kinds): Change | undefined => {
+  const waiting = new Set([...kinds].filter((kind) => !(ACTS_AT_ONCE.has(kind) && measured.has(kind))));
   if (waiting.size === 0 || !Number.isFinite(failingSince)) return undefined;
   return latestBreakingChangeBefore(board.changes, failingSince, LATENT_REACH_MS, (change) => change.service === service && !onlyRaisedCapacity(change.summary) && changeExplains(change, waiting));
 };
 
-/** Failures a setting produces from the moment it is set, waiting for nothing: what it makes a server write fills its volume at once. */
+/**
+ * Failures a setting produces from the moment it is set, waiting for nothing: what it makes a server
+ * write starts filling its volume at once, and a measure of the volume dates the fill from then. A
+ * volume nobody measures fills unseen until its writers fail, days later.
+ */
 const ACTS_AT_ONCE: ReadonlySet<string> = new Set(['disk']);
 
 /** A scheduled run does what it was started for as it begins: its schedule fired at most this long before the trouble. */

@@ -57,23 +57,18 @@ const ownFaults: ReadonlySet<string> = new Set(['disk', 'burst credits', 'AWS in
  */
 export const namesOwnFault = (board: EvidenceBoard, own: readonly Signal[], service: string, by = Number.POSITIVE_INFINITY): boolean =>
   labelsAt(own.filter((signal) => signal.kind !== 'mentioned' && signal.kind !== 'trace' && signal.kind !== 'alarm' && !sessionDataRefused(signal.text))).some((label) => ownFaults.has(label)) ||
-  board.logs.some(
-    (line) =>
-      line.service === service &&
-      severityOf(line.level) >= severityOf('ERROR') &&
-      line.at <= by + SAME_TIME_MS &&
-      !sessionDataRefused(line.message) &&
-      causesIn(line.message).some((hit) => ownFaults.has(hit.label)),
-  );
+  board.logs.some((line) => {
+    if (line.service !== service || severityOf(line.level) < severityOf('ERROR') || line.at > by + SAME_TIME_MS) return false;
+    const causes = causesIn(line.message);
+    return !sessionDataRefused(line.message, causes) && causes.some((hit) => ownFaults.has(hit.label));
+  });
 
 /**
  * A database refusing what one client session sent (a duplicate key, a broken constraint), logged
  * under that session's `user@database:[pid]` prefix, speaks of the client's data, not of a fault of its own.
  */
-const sessionDataRefused = (text: string): boolean => {
-  const causes = causesIn(text);
-  return sessionOf.test(text) && causes.length > 0 && causes.every((hit) => hit.label === 'bad data');
-};
+const sessionDataRefused = (text: string, causes = causesIn(text)): boolean =>
+  sessionOf.test(text) && causes.length > 0 && causes.every((hit) => hit.label === 'bad data');
 
 /** The kinds of what a container service's tasks are placed on: its cluster's instances. */
 const hostKinds: ReadonlySet<string> = new Set(['ec2']);

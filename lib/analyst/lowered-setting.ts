@@ -76,14 +76,28 @@ export const scalingAddedRoom = (change: Change): boolean =>
 /** A capacity set to nothing ("desiredCount=0", "Setting desired count to 0"): a cut, whatever it was before. */
 const setToNone = /(desired.?count|capacity|tasks?|instances?|concurrency)\s*(?:[=:]|\bto\b)\s*0(?![\d.])/i;
 
+/** A maximum set where there was none ("MaxWriteRequestUnits=600; previously unset"): a cut from no limit at all. */
+const noLimitBefore = /\b(previously|was|before)\W{0,3}(unset|none|not set|unlimited|no limit)\b/i;
+const maximumSet = /\bmax\w*\s*[=:]\s*(\d+(?:,\d{3})*)/gi;
+
+/** The lowest maximum a change set where there was none before it, as written. */
+const limitSetWhereNone = (summary: string): string | undefined =>
+  noLimitBefore.test(summary) ? [...summary.matchAll(maximumSet)].map((match) => match[1]!).sort((a, b) => Number(a.replace(/,/g, '')) - Number(b.replace(/,/g, '')))[0] : undefined;
+
 /** What a change cut a capacity to, and from what when it says. */
-export const capacityLoweredBy = (summary: string): { from?: string; to: string } | undefined => loweredBy(summary) ?? (setToNone.test(summary) ? { to: '0' } : undefined);
+export const capacityLoweredBy = (summary: string): { from?: string; to: string } | undefined => {
+  const setWhereNone = limitSetWhereNone(summary);
+  return loweredBy(summary) ?? (setToNone.test(summary) ? { to: '0' } : setWhereNone !== undefined ? { to: setWhereNone } : undefined);
+};
 
 /** How long before the trouble a capacity cut is still its cause. */
 const CAPACITY_CUT_WINDOW_MS = 2 * 60 * 60_000;
 
+/** Kinds of change that set a capacity. */
+const capacityKinds: ReadonlySet<string> = new Set(['scaling', 'config', 'infrastructure']);
+
 /** Words that say a change set a capacity: a count of tasks or instances, a provisioned or reserved amount, a concurrency. */
-const capacityWords = /capacity|desired.?count|instances?|tasks?(?![ _-]?def)|concurren|provisioned|replicas?|pods?\b|nodes?|WCU|RCU/i;
+const capacityWords = /capacity|desired.?count|instances?|tasks?(?![ _-]?def)|concurren|provisioned|replicas?|pods?\b|nodes?|WCU|RCU|request.?units|throughput/i;
 
 /**
  * A change that lowered a capacity setting at `root` shortly before its trouble (a scheduled
@@ -94,7 +108,8 @@ export const capacityCutAt = (board: EvidenceBoard, root: string, onset: number)
   board.changes.find((change) => {
     const lowered = capacityLoweredBy(change.summary);
     // A cut takes effect at once; a trouble read on a series is dated by the period it first shows in, which may begin before the cut.
-    if (change.service !== root || (change.kind !== 'scaling' && change.kind !== 'config') || change.at > onset + METRIC_PERIOD_MS || !capacityWords.test(change.summary) || !lowered) return false;
+    // An API call that sets a resource's capacity may be recorded as infrastructure (CloudTrail's UpdateTable).
+    if (change.service !== root || !capacityKinds.has(change.kind) || change.at > onset + METRIC_PERIOD_MS || !capacityWords.test(change.summary) || !lowered) return false;
     if (onset - change.at <= CAPACITY_CUT_WINDOW_MS) return true;
     // A summary may lower more than one number ("MinCapacity 2 -> 1, MaxCapacity 64 -> 16"): any of them may be the ceiling reached.
     const ceilings = [lowered.to, ...numbersChanged(change.summary).filter(({ was, is }) => is < was).map(({ to }) => to)].map((to) => Number(to.replace(/,/g, '')));

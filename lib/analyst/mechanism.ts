@@ -162,7 +162,7 @@ const phrase = (label: string, root: string, signals: readonly Signal[], text: s
       const takers = fillingWith(signals, series);
       // A change that made it log more (a verbose log level) fills the volume with its log files, whatever else it changed.
       const verbose = change && settingWithEffect(change, 'disk');
-      const by = verbose && /log/i.test(verbose) ? ` The ${change.kind} change set ${verbose}: its log files, written at that level, fill the volume.` : '';
+      const by = verbose && /log|appender|debug/i.test(verbose) ? ` The ${change.kind} change set ${verbose}: the log files it writes fill the volume.` : '';
       return `A storage volume at ${root} is filling: free space keeps falling toward zero${takers.length > 0 ? `, taken by what grows with it (${takers.join(', ')})` : ''}.${by}`;
     }
     case 'threads':
@@ -384,8 +384,8 @@ const capacityNames: readonly [RegExp, string][] = [
   [/max(imum)?.?(capacity|size|count)/i, 'maximum capacity'],
   [/min(imum)?.?(capacity|size|count)/i, 'minimum capacity'],
   [/desired.?count|\btasks?\b/i, 'task count'],
-  [/\bWCU\b|write.?capacity/i, 'write capacity'],
-  [/\bRCU\b|read.?capacity/i, 'read capacity'],
+  [/\bWCU\b|write.?capacity|write.?request.?units/i, 'write capacity'],
+  [/\bRCU\b|read.?capacity|read.?request.?units/i, 'read capacity'],
   [/instances?|nodes?|replicas?/i, 'instance count'],
 ];
 
@@ -397,11 +397,11 @@ const capacityCutWords = (board: EvidenceBoard, cause: IncidentCause): string | 
   const setting = capacityNames.find(([pattern]) => pattern.test(cut.summary))?.[1] ?? 'capacity';
   // A function with no concurrency reserved for it runs nothing: every invocation is throttled; a service with no tasks does no work.
   const none = Number(lowered.to) !== 0 ? '' : /concurren/i.test(setting) ? ': with none left, every invocation is throttled' : ': with none left, nothing does its work';
-  const range = lowered.from === undefined ? `to ${lowered.to}` : `from ${lowered.from} to ${lowered.to}`;
+  const range = lowered.from !== undefined ? `from ${lowered.from} to ${lowered.to}` : Number(lowered.to) === 0 ? 'to 0' : `to ${lowered.to} (it had no limit before)`;
   const action = scheduledActionBehind(board, cut);
   const named = action?.name ? ` "${action.name}"` : '';
   const why = action ? ` The platform made the cut for a scheduled action${named} put at ${iso(action.change.at)} ("${quoteMessage(action.change.summary)}"), whose schedule fired then.` : '';
-  return `Capacity was cut: a ${cut.kind} change lowered ${cause.root}'s ${setting} ${range} at ${iso(cut.at)} ("${quoteMessage(cut.summary)}")${none}${none ? '' : ', leaving it too small for its load'}.${why}`;
+  return `Capacity was cut: ${/^[aeiou]/i.test(cut.kind) ? 'an' : 'a'} ${cut.kind} change lowered ${cause.root}'s ${setting} ${range} at ${iso(cut.at)} ("${quoteMessage(cut.summary)}")${none}${none ? '' : ', leaving it too small for its load'}.${why}`;
 };
 
 const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

@@ -54,17 +54,21 @@ export const missingGrantOf = (board: EvidenceBoard, caller: string, signals: re
   const principal = node ? principalOf(node) : undefined;
   if (!principal) return undefined;
   const targets = dependenciesOf(board, caller).filter((target) => policyOfKind[kindOf(board, target) ?? ''] !== undefined);
-  const policyChangeOf = (target: string) =>
-    Number.isFinite(onset) ? latestBreakingChangeBefore(board.changes, onset, LATENT_REACH_MS, (change) => change.service === target && policyWords.test(changeText(change))) : undefined;
+  const policyChanges = new Map(
+    targets.map((target) => [
+      target,
+      Number.isFinite(onset) ? latestBreakingChangeBefore(board.changes, onset, LATENT_REACH_MS, (change) => change.service === target && policyWords.test(changeText(change))) : undefined,
+    ]),
+  );
   const own = signals.filter((signal) => signal.service === caller && signal.kind !== 'alarm');
   const refused = own.some((signal) => refusal.test(signal.text));
   // With no refusal in words, the caller's failed deliveries point at the one target whose policy was rewritten before they began.
-  const rewritten = targets.filter((target) => policyChangeOf(target) !== undefined);
+  const rewritten = targets.filter((target) => policyChanges.get(target) !== undefined);
   const failing = own.some((signal) => signal.substantial && failedDeliveries.test(signal.text));
   const seenAs = refused && targets.length === 1 ? 'refusals' : failing && rewritten.length === 1 ? 'failed deliveries' : undefined;
   if (!seenAs) return undefined;
   const resource = seenAs === 'refusals' ? targets[0]! : rewritten[0]!;
-  const policyChange = policyChangeOf(resource);
+  const policyChange = policyChanges.get(resource);
   // A caller moved onto the resource after its policy was written (a CDN's new origin) never had the grant to lose.
   const callerMovedSince = policyChange !== undefined && board.changes.some((change) => change.service === caller && change.at > policyChange.at && change.at <= onset);
   const undo = policyChange && !callerMovedSince ? policyChange : undefined;

@@ -30,7 +30,7 @@ export const principles = {
   'follow-failure-down-calls': 'the fault starts at the dependency whose failure explains its caller’s, followed down the calls; a failure the caller recovered from explains nothing after it',
   'own-side-complaint': 'a caller that says the trouble is on its own side, or that times out pinned at its own CPU on a callee answering in its usual time, does not point at the callee',
   'fault-on-the-way': 'a connection that never got through blames the resource on the way that shows a fault of its own',
-  'own-defect-first': 'a service failing on a defect of its own (its code, or killed for the memory it uses) is not explained by lesser complaints about a callee from before it failed, nor by those that echo it after',
+  'own-defect-first': 'a service failing on a defect of its own (its code, or killed for the memory or local storage it uses) is not explained by lesser complaints about a callee from before it failed, nor by those that echo it after',
   'own-fault-first': 'a dependency whose own evidence names a fault of its own is the next link before one that is only named',
   'bad-gateway-at-target': 'a load balancer that answers 502 itself while its target shows no failure of its own lost its connections to that target (a keep-alive shorter than the balancer’s idle timeout): the target, not what it calls, is where the fault is',
   'targets-fail-health-checks': 'a load balancer whose targets fail its health checks has fewer or none to send requests to: the target changed last before they turned unhealthy is where the fault is, and its change what to undo',

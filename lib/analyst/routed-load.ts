@@ -36,7 +36,13 @@ const capacityMeasure = /^(HealthyHostCount|RunningTaskCount|DesiredTaskCount|Ru
 /** A function's alias moved to its new version ("alias live -> version 37"): a release of the same code path, which sends it no one else's traffic. */
 const functionAliasMoved = /\balias\b[^.;,()]{0,30}?(->|→|\bto\b)\s*(version\s*)?\d+/gi;
 
-const movesTraffic = (change: Change): boolean => routing.test(changeText(change).replace(functionAliasMoved, ''));
+/** A function's new code published (UpdateFunctionCode, PublishVersion): whatever alias it moves, it serves the function's own traffic. */
+const functionReleased = /UpdateFunctionCode|PublishVersion|\bfunction.?version\b/i;
+
+const movesTraffic = (change: Change): boolean => {
+  const text = changeText(change);
+  return !functionReleased.test(text) && routing.test(text.replace(functionAliasMoved, ''));
+};
 
 /**
  * The routing change at a router in front of `service` that explains trouble beginning there at

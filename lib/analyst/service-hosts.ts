@@ -28,8 +28,13 @@ const hostsInText = (text: string): string[] => [
 
 const hostsInTags = (node: ServiceNode): string[] => Object.values(node.tags ?? {}).flatMap(hostsInText);
 
-/** The host names each of our services answers on, one service's alone: what its tags give and no other service's tags give too. */
-export type ServiceHosts = ReadonlyMap<string, readonly string[]>;
+/**
+ * How a line calls each of our services by a host name it answers on, one service's alone: what its
+ * tags give and no other service's tags give too.
+ */
+export type ServiceHosts = ReadonlyMap<string, readonly RegExp[]>;
+
+const callsHost = (host: string): RegExp => new RegExp(`${calledAt}${escapeRegExp(host)}(?![A-Za-z0-9-]|\\.[A-Za-z0-9])`, 'i');
 
 /**
  * Its callers' tags may give a service's host as the upstream they call; a host that other
@@ -44,11 +49,12 @@ export const serviceHostsOf = (services: readonly ServiceNode[]): ServiceHosts =
       .filter((node) => node.kind !== 'external')
       .map((node) => {
         const others = services.filter((other) => other.name !== node.name && !other.dependsOn.includes(node.name));
-        return [node.name, tagged.get(node.name)!.filter((host) => !others.some((other) => tagged.get(other.name)!.includes(host)))];
+        const own = tagged.get(node.name)!.filter((host) => !others.some((other) => tagged.get(other.name)!.includes(host)));
+        return [node.name, own.map(callsHost)];
       }),
   );
 };
 
 /** Whether `text` calls `service` by one of its own hosts. */
 export const namesServiceHost = (hosts: ServiceHosts, text: string, service: string): boolean =>
-  (hosts.get(service) ?? []).some((host) => new RegExp(`${calledAt}${escapeRegExp(host)}(?![A-Za-z0-9-]|\\.[A-Za-z0-9])`, 'i').test(text));
+  (hosts.get(service) ?? []).some((call) => call.test(text));

@@ -63,7 +63,7 @@ export const METRIC_PERIOD_MS = 5 * 60_000;
 export const iso = (time: number): string => new Date(time).toISOString().replace('.000Z', 'Z');
 
 /** Words that say something failed, whatever level the line was logged at. */
-const failureStated = /\b(error|exception|fail(s|ed|ure)?|refused|denied|expired|timed out|unable to|cannot|could not|still waiting|OutOfMemory\w*|OOMKilled)\b/i;
+const failureStated = /\b(error|exception|fail(s|ed|ure)?|refused|denied|expired|timed out|unable to|cannot|could not|still waiting|OutOfMemory\w*|OOMKilled|evicted)\b/i;
 
 /** Words by which a line says the failure it reports was got past ("retried ok", "client retried with a new URL", "3 rows skipped; continuing"). */
 const recoveryStated = /\b(retried|retry) (ok|succeeded|successfully)\b|\b(succeeded|ok) (on|after) (a |the )?(retry|retries|attempt \d+)\b|\bretried with (a )?(new|fresh|refreshed)\b|[;,:]\s*continuing\b/i;
@@ -766,7 +766,8 @@ const traceSignals = (board: EvidenceBoard): Signal[] =>
         service: segment.service,
         kind: 'trace' as const,
         from: trace.service,
-        at: trace.firstFault ? Date.parse(trace.firstFault) : Number.POSITIVE_INFINITY,
+        // A call can fail inside a request the caller still answered (a conditional write refused, then handled): no fault dates it, its own error does.
+        at: Date.parse(trace.firstFault ?? segment.firstErrorAt ?? '') || Number.POSITIVE_INFINITY,
         strength: Math.min(1, segment.errors / Math.max(segment.calls, 1) + 0.3),
         ongoing: true,
         substantial: segment.errors / Math.max(segment.calls, 1) >= 0.2,

@@ -43,8 +43,10 @@ export const staleDataWriter = (board: EvidenceBoard, reader: string, current: r
   const foundOldAt = Math.min(...complaints.map((signal) => signal.at), reportedAt ?? Number.POSITIVE_INFINITY);
   // Other readers that find the same data old are symptoms as well, not writers.
   const alsoOld = new Set(current.filter(complainsOfOldData).map((signal) => signal.service));
-  const paths = upstreamWriters(board, reader)
-    .filter((writer) => !alsoOld.has(writer))
+  const writers = upstreamWriters(board, reader).filter((writer) => !alsoOld.has(writer));
+  // A writer whose writes are refused by what it writes to (throttled, denied) did not stop refreshing: the fault is further on.
+  if (writers.some((writer) => current.some((signal) => signal.kind === 'mentioned' && signal.from === writer && signal.substantial))) return undefined;
+  const paths = writers
     .flatMap((writer) => [[writer], ...callersOf(board, writer).filter((starter) => starter !== reader && !alsoOld.has(starter)).map((starter) => [writer, starter])]);
   const change = latestBreakingChangeBefore(board.changes, foundOldAt, REFRESH_CHANGE_REACH_MS, (candidate) => paths.some((path) => path.at(-1) === candidate.service));
   const path = change && paths.find((candidate) => candidate.at(-1) === change.service);

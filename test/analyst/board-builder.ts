@@ -8,7 +8,7 @@ export interface SyntheticEvidence {
   logs?: { service: string; timestamp: string; level: string; message: string }[];
   metrics?: { service: string; name: string; namespace?: string; dimensions?: Record<string, string>; unit?: string; stat?: string; periodSeconds?: number; points: [string, number][] }[];
   changes?: { service: string; timestamp: string; kind: string; summary: string; actor?: string; details?: Record<string, unknown> }[];
-  traces?: { service: string; requests: number; faults: number; firstFault?: string; downstream: { service: string; calls: number; p95Ms: number; errors: number; sampleError?: string }[] }[];
+  traces?: { service: string; requests: number; faults: number; firstFault?: string; downstream: { service: string; calls: number; p95Ms: number; errors: number; sampleError?: string; firstErrorAt?: string }[] }[];
 }
 
 export const boardFrom = (evidence: SyntheticEvidence): EvidenceBoard => {

@@ -390,7 +390,7 @@ describe('the summary names the mechanism in plain words', () => {
     const verbose = filled({ LOG_LEVEL: { from: 'INFO', to: 'DEBUG' } });
     expect(verbose).toContain('A storage volume at renderer is filling');
     expect(verbose).not.toMatch(/taken by what grows with it/);
-    expect(verbose).toContain('The deploy change set LOG_LEVEL from INFO to DEBUG: its log files, written at that level, fill the volume.');
+    expect(verbose).toContain('The deploy change set LOG_LEVEL from INFO to DEBUG: the log files it writes fill the volume.');
     expect(filled({ FEATURE_THUMBNAILS: 'on' })).not.toContain('log files');
   });
 

@@ -6,7 +6,7 @@ const START = '2026-06-09T08:00:00.000Z';
 /** The weights move at minute 120; two hours before it, one after. */
 const CUTOVER = 120;
 
-const cutover = (change: { kind: string; summary: string } | undefined, requests: (minute: number) => number) =>
+const cutover = (change: { kind: string; summary: string; details?: Record<string, unknown> } | undefined, requests: (minute: number) => number) =>
   diagnose(
     boardFrom({
       brief: 'CloudWatch alarm "web-5xx" is in ALARM',
@@ -55,6 +55,9 @@ describe('traffic a routing change moved onto a service that was not scaled for 
 
   it('is not a function alias moved to its new version: that releases the same code path, sending it no one else\'s traffic', () => {
     expect(cutover({ kind: 'deploy', summary: 'api-green 4.2.0: alias prod moved to version 18 (from 17)' }, surge).rootCause.summary).not.toContain('moved traffic');
+    // The alias named again in the release's details is the same release.
+    const published = { kind: 'deploy', summary: 'api-green 4.3.0: UpdateFunctionCode + PublishVersion 19; alias live 18 -> 19', details: { alias: 'live', functionVersion: '19' } };
+    expect(cutover(published, surge).rootCause.summary).not.toContain('moved traffic');
   });
 });
 

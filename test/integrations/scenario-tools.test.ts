@@ -104,12 +104,19 @@ describe('scenario tools', () => {
     expect(tools.sideEffectOf('analyze_incident')).toBe('read-only');
   });
 
-  it('analyze_incident leaves undated a failed call in a trace its caller survived (no fault, so no time for a first one)', async () => {
+  it('dates a failed call in a trace its caller survived by that trace (no fault dates it)', async () => {
     const traced: Environment = {
       ...environment,
-      traces: [{ service: 'orders', timestamp: '2026-04-06T04:02:00Z', durationMs: 3010, fault: false, segments: [{ service: 'inventory', durationMs: 3000, error: 'timeout after 3000 ms' }] }],
+      traces: [
+        { service: 'orders', timestamp: '2026-04-06T04:03:00Z', durationMs: 3010, fault: false, segments: [{ service: 'inventory', durationMs: 3000, error: 'timeout after 3000 ms' }] },
+        { service: 'orders', timestamp: '2026-04-06T04:02:00Z', durationMs: 3010, fault: false, segments: [{ service: 'inventory', durationMs: 3000, error: 'timeout after 3000 ms' }] },
+        { service: 'orders', timestamp: '2026-04-06T04:01:00Z', durationMs: 40, fault: false, segments: [{ service: 'inventory', durationMs: 30 }] },
+      ],
     };
     const tools = new Toolbox(scenarioTools(traced, now));
+    const traces = await tools.execute({ id: 'a1', name: 'get_traces', arguments: {} }, { now });
+    expect((traces as { data: { services: { firstFault?: string; downstream: { firstErrorAt?: string }[] }[] } }).data.services[0]).toMatchObject({ downstream: [{ firstErrorAt: '2026-04-06T04:02:00Z' }] });
+    expect((traces as { data: { services: { firstFault?: string }[] } }).data.services[0]?.firstFault).toBeUndefined();
     const outcome = await tools.execute({ id: 'a2', name: 'analyze_incident', arguments: { alertingService: 'orders' } }, { now });
     expect(outcome.ok).toBe(true);
   });

@@ -71,7 +71,7 @@ const summarizeService = (service: string, traces: readonly TraceSummary[], cano
   const faults = traces.filter((trace) => trace.HasFault);
   const firstFault = faults.map((trace) => trace.StartTime?.getTime()).filter((at): at is number => at !== undefined).sort((a, b) => a - b)[0];
   const ownErrors = new Set<string>();
-  const downstream = new Map<string, { durations: number[]; calls: number; errors: string[] }>();
+  const downstream = new Map<string, { durations: number[]; calls: number; errors: string[]; firstErrorAt?: number }>();
   const entryOf = (name: string) => {
     let entry = downstream.get(name);
     if (!entry) downstream.set(name, (entry = { durations: [], calls: 0, errors: [] }));
@@ -84,7 +84,12 @@ const summarizeService = (service: string, traces: readonly TraceSummary[], cano
     for (const name of called) entryOf(name).calls += Math.max(1, times.filter((time) => time.service === name).length);
     for (const { service: raisedIn, message } of exceptionsOf(trace)) {
       if (canonical(raisedIn) === service) ownErrors.add(message);
-      else entryOf(canonical(raisedIn)).errors.push(message);
+      else {
+        const entry = entryOf(canonical(raisedIn));
+        entry.errors.push(message);
+        const at = trace.StartTime?.getTime();
+        if (at !== undefined && (entry.firstErrorAt === undefined || at < entry.firstErrorAt)) entry.firstErrorAt = at;
+      }
     }
   }
   return {
@@ -97,7 +102,14 @@ const summarizeService = (service: string, traces: readonly TraceSummary[], cano
     errors: [...ownErrors].slice(0, MAX_ERRORS),
     downstream: [...downstream.entries()].map(([name, entry]) => {
       const sorted = [...entry.durations].sort((a, b) => a - b);
-      return { service: name, calls: entry.calls, p95Ms: percentile(sorted, 0.95), errors: entry.errors.length, ...(entry.errors[0] ? { sampleError: entry.errors[0] } : {}) };
+      return {
+        service: name,
+        calls: entry.calls,
+        p95Ms: percentile(sorted, 0.95),
+        errors: entry.errors.length,
+        ...(entry.errors[0] ? { sampleError: entry.errors[0] } : {}),
+        ...(entry.firstErrorAt === undefined ? {} : { firstErrorAt: isoOf(entry.firstErrorAt) }),
+      };
     }),
   };
 };

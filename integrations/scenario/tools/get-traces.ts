@@ -17,14 +17,18 @@ export const getTraces = (environment: RecordedEnvironment) =>
       for (const trace of traces) byService.set(trace.service, [...(byService.get(trace.service) ?? []), trace]);
       const services = [...byService.entries()].map(([service, list]) => {
         const durations = list.map((trace) => trace.durationMs).sort((a, b) => a - b);
-        const segments = new Map<string, { durations: number[]; errors: string[] }>();
+        const segments = new Map<string, { durations: number[]; errors: string[]; firstErrorAt?: string }>();
         // A trace's segment for its own service is that service's work, not a call downstream.
-        for (const segment of list.flatMap((trace) => (trace.segments ?? []).filter((own) => own.service !== trace.service))) {
-          const entry = segments.get(segment.service) ?? { durations: [], errors: [] };
-          entry.durations.push(segment.durationMs);
-          if (segment.error) entry.errors.push(segment.error);
-          segments.set(segment.service, entry);
-        }
+        for (const trace of list)
+          for (const segment of (trace.segments ?? []).filter((own) => own.service !== trace.service)) {
+            const entry = segments.get(segment.service) ?? { durations: [], errors: [] };
+            entry.durations.push(segment.durationMs);
+            if (segment.error) {
+              entry.errors.push(segment.error);
+              if (entry.firstErrorAt === undefined || Date.parse(trace.timestamp) < Date.parse(entry.firstErrorAt)) entry.firstErrorAt = trace.timestamp;
+            }
+            segments.set(segment.service, entry);
+          }
         return {
           service,
           requests: list.length,
@@ -35,7 +39,7 @@ export const getTraces = (environment: RecordedEnvironment) =>
           errors: [...new Set(list.flatMap((trace) => [trace, ...(trace.segments ?? []).filter((own) => own.service === trace.service)].flatMap((part) => (part.error ? [part.error] : []))))].slice(0, 10),
           downstream: [...segments.entries()].map(([name, entry]) => {
             const sorted = [...entry.durations].sort((a, b) => a - b);
-            return { service: name, calls: sorted.length, p95Ms: percentile(sorted, 0.95), errors: entry.errors.length, sampleError: entry.errors[0] };
+            return { service: name, calls: sorted.length, p95Ms: percentile(sorted, 0.95), errors: entry.errors.length, sampleError: entry.errors[0], firstErrorAt: entry.firstErrorAt };
           }),
         };
       });

@@ -11,7 +11,7 @@ export const traceServiceSummary = z.object({
   firstFault: z.string().optional(),
   errors: z.array(z.string()).default([]),
   downstream: z
-    .array(z.object({ service: z.string(), calls: z.number(), p95Ms: z.number(), errors: z.number(), sampleError: z.string().optional() }))
+    .array(z.object({ service: z.string(), calls: z.number(), p95Ms: z.number(), errors: z.number(), sampleError: z.string().optional(), firstErrorAt: z.string().optional() }))
     .default([]),
 });
 export type TraceServiceSummary = z.infer<typeof traceServiceSummary>;

@@ -69,7 +69,7 @@ describe('get_traces on X-Ray', () => {
         p95Ms: 1000,
         firstFault: '2026-04-06T02:00:00Z',
         errors: ['upstream 500'],
-        downstream: [{ service: 'orders', calls: 2, p95Ms: 900, errors: 1, sampleError: 'pool exhausted' }],
+        downstream: [{ service: 'orders', calls: 2, p95Ms: 900, errors: 1, sampleError: 'pool exhausted', firstErrorAt: '2026-04-06T02:00:00Z' }],
       },
     ]);
   });
@@ -98,9 +98,15 @@ describe('get_traces through the emulation, against the replay tool', () => {
       expect(emulated.available).toBe(false);
       return;
     }
+    const timeOf = (at: unknown) => (at === undefined ? undefined : Date.parse(at as string));
     const normalized = (services: Record<string, unknown>[]) =>
       services
-        .map((service): Record<string, unknown> => ({ ...service, firstFault: service.firstFault === undefined ? undefined : Date.parse(service.firstFault as string), errors: [...(service.errors as string[])].sort() }))
+        .map((service): Record<string, unknown> => ({
+          ...service,
+          firstFault: timeOf(service.firstFault),
+          errors: [...(service.errors as string[])].sort(),
+          downstream: (service.downstream as Record<string, unknown>[]).map((segment) => ({ ...segment, firstErrorAt: timeOf(segment.firstErrorAt) })),
+        }))
         .sort((a, b) => String(a.service).localeCompare(String(b.service)));
     expect(normalized(emulated.services as Record<string, unknown>[])).toEqual(normalized(replayed.services as Record<string, unknown>[]));
   });
