@@ -89,7 +89,15 @@ export const refusedInvocationsAt = (board: EvidenceBoard, signals: readonly Sig
     : Number.POSITIVE_INFINITY;
 
 /** A service refused for want of capacity: throttled, connections refused. */
-export const isRefusedCapacity = (own: readonly Signal[]): boolean => labelsAt(own.filter((signal) => !shedsLoad.test(signal.text))).some((label) => capacityRefusals.has(label));
+export const isRefusedCapacity = (own: readonly Signal[]): boolean => {
+  const refusals = own.filter((signal) => !shedsLoad.test(signal.text) && labelsAt([signal]).some((label) => capacityRefusals.has(label)));
+  // A refused call or two among its lines is no starvation; more, in one kind of line or several, at any level, are.
+  const lines = refusals.filter((signal) => signal.kind === 'errors').reduce((sum, signal) => sum + (signal.count ?? 1), 0);
+  return refusals.some((signal) => signal.kind !== 'errors' || signal.substantial) || lines >= FEWEST_REFUSED_LINES;
+};
+
+/** Refused lines it takes to say a service is refused for want of capacity. */
+const FEWEST_REFUSED_LINES = 3;
 
 /** A service refused for want of capacity while its own demand did not surge. */
 export const isStarved = (own: readonly Signal[]): boolean => isRefusedCapacity(own) && !own.some((signal) => signal.kind === 'demand' && signal.substantial);

@@ -76,7 +76,7 @@ export const scalingAddedRoom = (change: Change): boolean =>
 /** A capacity set to nothing ("desiredCount=0", "Setting desired count to 0"): a cut, whatever it was before. */
 const setToNone = /(desired.?count|capacity|tasks?|instances?|concurrency)\s*(?:[=:]|\bto\b)\s*0(?![\d.])/i;
 
-/** A maximum set where there was none ("MaxWriteRequestUnits=600; previously unset"): a cut from no limit at all. */
+/** A maximum set where there was none ("MaxConcurrency=50, was unset"): a cut from no limit at all. */
 const noLimitBefore = /\b(previously|was|before)\W{0,3}(unset|none|not set|unlimited|no limit)\b/i;
 const maximumSet = /\bmax\w*\s*[=:]\s*(\d+(?:,\d{3})*)/gi;
 

@@ -33,6 +33,8 @@ export interface Signal {
   from?: string;
   /** Bad enough to call an incident on its own (not a few warnings, not a dent well inside normal limits). */
   substantial: boolean;
+  /** For `errors` signals: how many lines of its kind were logged. */
+  count?: number;
 }
 
 export interface Window {
@@ -170,6 +172,7 @@ const errorSignals = (board: EvidenceBoard, window: Window): Signal[] => {
         strength: (worst >= 3 ? 1 : 0.4) * Math.min(1, Math.log2(1 + template.count) / 3),
         ongoing,
         substantial: (worst >= 4 && !(template.count < 2 && refusedLogin(template.example))) || (worst >= 3 && template.count >= 3),
+        count: template.count,
         ref: lines.find((line) => line.message === template.example)?.ref ?? lines[0]!.ref,
         description: `${template.count}× "${quoteMessage(template.example)}" at ${service} from ${iso(template.firstSeen)} to ${iso(template.lastSeen)}`,
         text: template.example,

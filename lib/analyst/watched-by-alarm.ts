@@ -31,7 +31,8 @@ const namedInFull = (alarmName: string, measure: string): boolean => {
 
 export const heldUnderItsAlarm = (board: EvidenceBoard, series: { service: string; name: string }, risenAt: number, now: number): boolean => {
   if (now - risenAt < JUDGED_AFTER_MS) return false;
-  const words = wordsOf(series.name);
+  // Alarms carry their service's name: a word the measure shares with it (`BasketRejections` at basket-api) names no measure.
+  const words = wordsOf(series.name).filter((word) => !series.service.toLowerCase().includes(word));
   const classes = measureClassesOf(series.name);
   const others = [...new Set(board.series.filter((other) => other.service === series.service && other.name !== series.name).map((other) => other.name))];
   const watchesAnother = (alarmName: string) => !namedInFull(alarmName, series.name) && others.some((other) => namedInFull(alarmName, other));

@@ -58,4 +58,19 @@ describe('a measure its own alarm watched through its rise without firing', () =
     // Named for both, or for the kind alone, it watched the rise.
     expect(table('orders-throttled-requests')).toBe(false);
   });
+
+  it('an alarm that shares only the name of its service with the measure does not watch it', () => {
+    /** Rejected baskets, counted as `BasketRejections` at basket-api, rise from minute 60; the service's 5xx alarm stays OK. */
+    const basket = (alarmName: string) =>
+      diagnose(
+        boardFrom({
+          services: [{ name: 'basket-api', kind: 'ecs' }],
+          alarms: [{ name: alarmName, service: 'basket-api', state: 'OK', since: at(START, -30_000) }],
+          metrics: [{ service: 'basket-api', name: 'BasketRejections', stat: 'Sum', points: series(START, 120, step(60, 10, 140)) }],
+          logs: lines('basket-api', 0, 2, 60, 'INFO', (index) => `PUT /baskets/${index} 200`),
+        }),
+      ).draft.incident;
+    expect(basket('basket-api-target-5xx')).toBe(true);
+    expect(basket('basket-api-rejections')).toBe(false);
+  });
 });

@@ -25,7 +25,7 @@ const incident = (summary: string) =>
 
 describe('a maximum set where there was none', () => {
   it('is a capacity cut at the resource, reverted after the capacity is given back', () => {
-    const diagnosis = diagnose(incident('UpdateTable ledger-table: OnDemandThroughput set (MaxWriteRequestUnits=500); previously unset'));
+    const diagnosis = diagnose(incident('UpdateTable ledger-table: on-demand maximum MaxWriteRequestUnits=500 (was unset)'));
     expect(diagnosis.root).toBe('ledger-table');
     expect(diagnosis.principles).toContain('capacity-cut');
     expect(diagnosis.draft.rootCause.summary).toMatch(/write capacity to 500 \(it had no limit before\)/);
@@ -33,7 +33,7 @@ describe('a maximum set where there was none', () => {
   });
 
   it('a maximum raised, or one set without saying there was none, is no cut', () => {
-    expect(diagnose(incident('UpdateTable ledger-table: OnDemandThroughput MaxWriteRequestUnits 500 -> 5000')).principles).not.toContain('capacity-cut');
-    expect(diagnose(incident('UpdateTable ledger-table: OnDemandThroughput set (MaxWriteRequestUnits=500)')).principles).not.toContain('capacity-cut');
+    expect(diagnose(incident('UpdateTable ledger-table: on-demand maximum MaxWriteRequestUnits 500 -> 5000')).principles).not.toContain('capacity-cut');
+    expect(diagnose(incident('UpdateTable ledger-table: on-demand maximum MaxWriteRequestUnits=500')).principles).not.toContain('capacity-cut');
   });
 });

@@ -19,7 +19,7 @@ interface Shape {
  * A worker taking a web app's jobs off a queue, its pods evicted by the kubelet for the local storage they filled; a
  * release of the worker more than a day before. Nothing measures the pods' volumes.
  */
-const incident = ({ notes = ['add a rolling file appender writing /var/log/worker/audit.log', 'bump the HTTP client'], releasedMinutesBefore = 30 * HOUR_MINUTES, storeWarningsFrom }: Shape = {}) =>
+const incident = ({ notes = ['audit events now also go to a FileHandler at /var/log/worker/audit.log', 'bump the HTTP client'], releasedMinutesBefore = 30 * HOUR_MINUTES, storeWarningsFrom }: Shape = {}) =>
   boardFrom({
     brief: 'CloudWatch alarm "worker-pods-not-ready" is in ALARM',
     services: [
@@ -37,9 +37,9 @@ const incident = ({ notes = ['add a rolling file appender writing /var/log/worke
     logs: sorted([
       ...lines('worker', 0, 4, 22, 'INFO', (index) => `job ${index} done in 820ms`),
       ...lines('web', 0, 4, 22, 'INFO', (index) => `GET /documents/${index} 200`),
-      ...(storeWarningsFrom === undefined ? [] : lines('worker', storeWarningsFrom, 4, Math.floor((88 - storeWarningsFrom) / 4), 'WARN', (index) => `jobs: listener stopping with ${index} messages in flight`)),
+      ...(storeWarningsFrom === undefined ? [] : lines('worker', storeWarningsFrom, 4, Math.floor((88 - storeWarningsFrom) / 4), 'WARN', (index) => `jobs: consumer shutting down, releasing ${index} leased messages`)),
       ...lines('worker', 60, 4, 8, 'Warning', () => 'Evicted: Pod ephemeral local storage usage exceeds the total limit of containers 4Gi.'),
-      ...lines('web', 62, 3, 10, 'ERROR', (index) => `GET /documents/${index} 504: render job still queued after 30000ms`),
+      ...lines('web', 62, 3, 10, 'ERROR', (index) => `GET /exports/${index} 504: export job still waiting after 30000ms`),
     ]),
   });
 
@@ -48,12 +48,12 @@ describe('a release that writes more to its own disk', () => {
     const diagnosis = diagnose(incident());
     expect(diagnosis.root).toBe('worker');
     expect(diagnosis.principles).toContain('latent-setting');
-    expect(diagnosis.draft.rootCause.summary).toMatch(/file appender/);
+    expect(diagnosis.draft.rootCause.summary).toMatch(/FileHandler/);
     expect(diagnosis.draft.remediation[0]).toMatchObject({ action: 'rollback', target: 'worker' });
   });
 
   it('a verbose log level counts, however it is said', () => {
-    expect(diagnose(incident({ notes: ['raise com.example.render to DEBUG for the glyph investigation'] })).principles).toContain('latent-setting');
+    expect(diagnose(incident({ notes: ['raise com.example.jobs to DEBUG while we chase the retry bug'] })).principles).toContain('latent-setting');
   });
 
   it('a release that changed nothing about what it writes, or came more than a week before, is not it', () => {

@@ -18,7 +18,7 @@ const board = (firstErrorAt?: string) =>
     alarms: [{ name: 'mailer-errors', service: 'mailer', state: 'ALARM', since: at(START, 50) }],
     logs: sorted([
       ...lines('mailer', 0, 5, 10, 'INFO', (index) => `sent digest batch ${index}`),
-      ...lines('mailer', 45, 3, 10, 'ERROR', (index) => `SendEmail failed for batch ${index}: connect ETIMEDOUT 10.0.3.7:443`),
+      ...lines('mailer', 45, 3, 10, 'ERROR', (index) => `digest send ${index} failed: connect ETIMEDOUT 10.0.3.7:443`),
     ]),
     traces: [
       {
